@@ -1,0 +1,230 @@
+package eventstore
+
+import (
+	stdsql "database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"time"
+
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/oklog/ulid/v2"
+)
+
+// Topic is the single Watermill topic of the store: every event is a message
+// on it, and its "table" is es.events itself.
+const Topic = "strata_events"
+
+// Message metadata keys carried between the store and the Watermill adapters.
+const (
+	mdPosition      = "position"
+	mdTransactionID = "transaction_id"
+	mdStreamType    = "stream_type"
+	mdStreamID      = "stream_id"
+	mdStreamVersion = "stream_version"
+	mdEventType     = "event_type"
+	mdSchemaVersion = "schema_version"
+	mdOccurredAt    = "occurred_at"
+	mdRecordedAt    = "recorded_at"
+	mdEventMetadata = "metadata"
+)
+
+// SchemaAdapter is our Watermill schema adapter. Publishing a message inserts
+// an event row into es.events (the append is the publication, in one
+// statement). Subscribing reads es.events with a keyset condition on
+// (transaction_id, position) below the snapshot's xmin horizon, so a batch
+// costs the same whatever the backlog, and a row whose transaction commits
+// late is never skipped. Handles, when set, limits which payloads are shipped
+// to the consumer; every event still advances the checkpoint.
+type SchemaAdapter struct {
+	BatchSize int
+	Handles   []string
+}
+
+var _ wsql.SchemaAdapter = SchemaAdapter{}
+
+// InsertQuery inserts all messages in one statement with unnest.
+func (a SchemaAdapter) InsertQuery(topic string, msgs message.Messages) (wsql.Query, error) {
+	if topic != Topic {
+		return wsql.Query{}, fmt.Errorf("unknown topic %q", topic)
+	}
+	n := len(msgs)
+	pos, ids, stypes, sids, types, payloads, metas := make([]int64, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	versions, schemas, occurred := make([]int64, n), make([]int64, n), make([]time.Time, n)
+	for i, m := range msgs {
+		id, err := ulid.ParseStrict(m.UUID)
+		if err != nil {
+			return wsql.Query{}, fmt.Errorf("message %s: event id is not a ULID: %w", m.UUID, err)
+		}
+		ids[i] = uuidString(id)
+		if pos[i], err = strconv.ParseInt(m.Metadata.Get(mdPosition), 10, 64); err != nil {
+			return wsql.Query{}, fmt.Errorf("message %s: position: %w", m.UUID, err)
+		}
+		if versions[i], err = strconv.ParseInt(m.Metadata.Get(mdStreamVersion), 10, 64); err != nil {
+			return wsql.Query{}, fmt.Errorf("message %s: stream version: %w", m.UUID, err)
+		}
+		if schemas[i], err = strconv.ParseInt(m.Metadata.Get(mdSchemaVersion), 10, 64); err != nil {
+			return wsql.Query{}, fmt.Errorf("message %s: schema version: %w", m.UUID, err)
+		}
+		if occurred[i], err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdOccurredAt)); err != nil {
+			return wsql.Query{}, fmt.Errorf("message %s: occurred at: %w", m.UUID, err)
+		}
+		stypes[i], sids[i], types[i] = m.Metadata.Get(mdStreamType), m.Metadata.Get(mdStreamID), m.Metadata.Get(mdEventType)
+		payloads[i], metas[i] = string(m.Payload), m.Metadata.Get(mdEventMetadata)
+	}
+	return wsql.Query{
+		Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
+				event_type, schema_version, payload, metadata, occurred_at)
+			SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::int[],
+				$6::text[], $7::int[], $8::jsonb[], $9::jsonb[], $10::timestamptz[])`,
+		Args: []any{pos, ids, stypes, sids, versions, types, schemas, payloads, metas, occurred},
+	}, nil
+}
+
+// consumeColumns is the column list of a consumed event; payload is NULL for
+// types the consumer does not handle.
+const consumeColumns = `e.position, e.transaction_id::text::bigint, e.event_id::text, e.stream_type, e.stream_id,
+	e.stream_version, e.event_type, e.schema_version, %s, e.metadata, e.occurred_at, e.recorded_at`
+
+// SelectQuery returns the next batch of a consumer group, locking its
+// checkpoint row (one consumer of a group at a time, across processes).
+func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAdapter) wsql.Query {
+	payload, args := "e.payload", []any{group}
+	if a.Handles != nil {
+		payload = "CASE WHEN e.event_type = ANY($2::text[]) THEN e.payload END"
+		args = append(args, a.Handles)
+	}
+	return wsql.Query{
+		Query: `WITH last AS (
+				SELECT last_processed_transaction_id AS tx, offset_acked AS pos
+				FROM es.checkpoints WHERE consumer_group = $1 FOR UPDATE)
+			SELECT ` + fmt.Sprintf(consumeColumns, payload) + `
+			FROM es.events e
+			WHERE (e.transaction_id, e.position) > ((SELECT tx FROM last), (SELECT pos FROM last))
+			  AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+			ORDER BY e.transaction_id, e.position
+			LIMIT ` + strconv.Itoa(a.batchSize()),
+		Args: args,
+	}
+}
+
+func (a SchemaAdapter) batchSize() int {
+	if a.BatchSize <= 0 {
+		return 500
+	}
+	return a.BatchSize
+}
+
+// UnmarshalMessage turns a consumed row into a message whose metadata carries
+// every envelope field; FromMessage turns it back.
+func (a SchemaAdapter) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
+	var e Envelope
+	var payload, meta []byte
+	if err := row.Scan(&e.Position, &e.TransactionID, &e.EventID, &e.StreamType, &e.StreamID,
+		&e.StreamVersion, &e.Type, &e.SchemaVersion, &payload, &meta, &e.OccurredAt, &e.RecordedAt); err != nil {
+		return wsql.Row{}, fmt.Errorf("scan event row: %w", err)
+	}
+	id, err := parseUUIDAsULID(e.EventID)
+	if err != nil {
+		return wsql.Row{}, err
+	}
+	msg := message.NewMessage(id, payload)
+	msg.Metadata = message.Metadata{
+		mdPosition:      strconv.FormatInt(e.Position, 10),
+		mdTransactionID: strconv.FormatUint(e.TransactionID, 10),
+		mdStreamType:    e.StreamType,
+		mdStreamID:      e.StreamID,
+		mdStreamVersion: strconv.FormatInt(e.StreamVersion, 10),
+		mdEventType:     e.Type,
+		mdSchemaVersion: strconv.Itoa(e.SchemaVersion),
+		mdEventMetadata: string(meta),
+		mdOccurredAt:    e.OccurredAt.UTC().Format(time.RFC3339Nano),
+		mdRecordedAt:    e.RecordedAt.UTC().Format(time.RFC3339Nano),
+	}
+	return wsql.Row{
+		Offset:    e.Position,
+		UUID:      []byte(id),
+		Payload:   payload,
+		Msg:       msg,
+		ExtraData: map[string]any{mdTransactionID: strconv.FormatUint(e.TransactionID, 10)},
+	}, nil
+}
+
+// SchemaInitializingQueries returns nothing: migrations create every table.
+func (a SchemaAdapter) SchemaInitializingQueries(string) []wsql.Query { return nil }
+
+// SubscribeIsolationLevel is REPEATABLE READ: one snapshot per batch.
+func (a SchemaAdapter) SubscribeIsolationLevel() stdsql.IsolationLevel {
+	return stdsql.LevelRepeatableRead
+}
+
+// FromMessage rebuilds the raw envelope (not yet upcast) of a consumed message.
+// A nil payload means the consumer does not handle the event's type.
+func FromMessage(m *message.Message) (Envelope, error) {
+	e := Envelope{EventID: m.UUID, StreamType: m.Metadata.Get(mdStreamType), StreamID: m.Metadata.Get(mdStreamID),
+		Type: m.Metadata.Get(mdEventType), Payload: json.RawMessage(m.Payload)}
+	var err error
+	if e.Position, err = strconv.ParseInt(m.Metadata.Get(mdPosition), 10, 64); err != nil {
+		return e, fmt.Errorf("message %s: position: %w", m.UUID, err)
+	}
+	if e.TransactionID, err = strconv.ParseUint(m.Metadata.Get(mdTransactionID), 10, 64); err != nil {
+		return e, fmt.Errorf("message %s: transaction id: %w", m.UUID, err)
+	}
+	if e.StreamVersion, err = strconv.ParseInt(m.Metadata.Get(mdStreamVersion), 10, 64); err != nil {
+		return e, fmt.Errorf("message %s: stream version: %w", m.UUID, err)
+	}
+	if e.SchemaVersion, err = strconv.Atoi(m.Metadata.Get(mdSchemaVersion)); err != nil {
+		return e, fmt.Errorf("message %s: schema version: %w", m.UUID, err)
+	}
+	if e.OccurredAt, err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdOccurredAt)); err != nil {
+		return e, fmt.Errorf("message %s: occurred at: %w", m.UUID, err)
+	}
+	if e.RecordedAt, err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdRecordedAt)); err != nil {
+		return e, fmt.Errorf("message %s: recorded at: %w", m.UUID, err)
+	}
+	if md := m.Metadata.Get(mdEventMetadata); md != "" {
+		if err := json.Unmarshal([]byte(md), &e.Metadata); err != nil {
+			return e, fmt.Errorf("message %s: metadata: %w", m.UUID, err)
+		}
+	}
+	return e, nil
+}
+
+// OffsetsAdapter keeps consumer checkpoints in es.checkpoints.
+type OffsetsAdapter struct{}
+
+var _ wsql.OffsetsAdapter = OffsetsAdapter{}
+
+// AckMessageQuery moves the group's checkpoint to the acked row.
+func (OffsetsAdapter) AckMessageQuery(_ string, row wsql.Row, group string) wsql.Query {
+	return wsql.Query{
+		Query: `UPDATE es.checkpoints SET offset_acked = $1, last_processed_transaction_id = $2::text::xid8,
+			updated_at = clock_timestamp() WHERE consumer_group = $3`,
+		Args: []any{row.Offset, row.ExtraData[mdTransactionID], group},
+	}
+}
+
+// ConsumedMessageQuery is not needed: the checkpoint row lock serialises consumers.
+func (OffsetsAdapter) ConsumedMessageQuery(string, wsql.Row, string, []byte) wsql.Query {
+	return wsql.Query{}
+}
+
+// NextOffsetQuery is unused by our SchemaAdapter, which reads the checkpoint inline.
+func (OffsetsAdapter) NextOffsetQuery(_ string, group string) wsql.Query {
+	return wsql.Query{
+		Query: `SELECT offset_acked, last_processed_transaction_id FROM es.checkpoints WHERE consumer_group = $1 FOR UPDATE`,
+		Args:  []any{group},
+	}
+}
+
+// SchemaInitializingQueries returns nothing: migrations create every table.
+func (OffsetsAdapter) SchemaInitializingQueries(string) []wsql.Query { return nil }
+
+// BeforeSubscribingQueries creates the group's checkpoint row at the start.
+func (OffsetsAdapter) BeforeSubscribingQueries(_ string, group string) []wsql.Query {
+	return []wsql.Query{{
+		Query: `INSERT INTO es.checkpoints (consumer_group) VALUES ($1) ON CONFLICT DO NOTHING`,
+		Args:  []any{group},
+	}}
+}

@@ -1,0 +1,65 @@
+// Package projections runs projectors: each turns events into read-model
+// tables, live through Watermill (one consumer group per projector, read-model
+// writes and checkpoint in one transaction) or by a rebuild that replays the
+// store into fresh tables and swaps them in.
+package projections
+
+import (
+	"context"
+	stdsql "database/sql"
+	"strings"
+
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// Projector builds one read model from events.
+//
+// Apply runs inside the consumer's transaction, whose search_path is the
+// projector's own schema (SchemaName(Name())), so it writes unqualified table
+// names; the same code then works on the live tables and on the fresh tables
+// of a rebuild. Apply must be deterministic in the events it is given: a
+// rebuild must produce the same rows as the live run.
+type Projector interface {
+	// Name is stable ("captable.summary.v1"); bumping the suffix means a new
+	// schema, a new consumer group and so a full replay.
+	Name() string
+	// Handles lists the event type names Apply wants; other events only move
+	// the checkpoint.
+	Handles() []string
+	// Apply applies one event. An error stops the projector at this event;
+	// nothing of the failed batch is kept, and the event is retried later.
+	Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error
+}
+
+// SchemaName is the PostgreSQL schema that holds a projector's tables:
+// "captable.summary.v1" -> "rm_captable_summary_v1". Migrations create it and
+// its tables; a rebuild clones them.
+func SchemaName(projector string) string {
+	var b strings.Builder
+	b.WriteString("rm_")
+	for _, r := range strings.ToLower(projector) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func handlesSet(p Projector) map[string]bool {
+	set := map[string]bool{}
+	for _, t := range p.Handles() {
+		set[t] = true
+	}
+	return set
+}
+
+// setSearchPath points unqualified table names of tx at schema.
+func setSearchPath(ctx context.Context, tx *stdsql.Tx, schema string) error {
+	_, err := tx.ExecContext(ctx, `SELECT set_config('search_path', $1, true)`, quoteIdent(schema)+", public")
+	return err
+}
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,237 @@
+package projections
+
+import (
+	"context"
+	stdsql "database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// Config tunes the live consumers. Zero values take the defaults.
+type Config struct {
+	BatchSize    int           // events per consumer transaction (500)
+	PollInterval time.Duration // fallback poll when no notification comes (500ms)
+	RetryMin     time.Duration // first retry delay after a failing event (100ms)
+	RetryMax     time.Duration // longest retry delay (30s)
+	ApplyTimeout time.Duration // longest single Apply (1m)
+}
+
+func (c Config) withDefaults() Config {
+	if c.BatchSize <= 0 {
+		c.BatchSize = 500
+	}
+	if c.PollInterval <= 0 {
+		c.PollInterval = 500 * time.Millisecond
+	}
+	if c.RetryMin <= 0 {
+		c.RetryMin = 100 * time.Millisecond
+	}
+	if c.RetryMax <= 0 {
+		c.RetryMax = 30 * time.Second
+	}
+	if c.ApplyTimeout <= 0 {
+		c.ApplyTimeout = time.Minute
+	}
+	return c
+}
+
+// Runner runs projectors live. Each projector consumes the store through its
+// own Watermill SQL subscriber (its own consumer group); a batch's read-model
+// writes and its checkpoint commit in one transaction.
+type Runner struct {
+	db         *stdsql.DB
+	reg        *eventstore.Registry
+	wake       *Signal
+	progress   *Signal
+	logger     *slog.Logger
+	cfg        Config
+	projectors []Projector
+
+	mu     sync.Mutex
+	states map[string]*State
+}
+
+// NewRunner returns a runner for projectors. wake is fired by the LISTEN
+// connection (see Listen) whenever events commit.
+func NewRunner(db *stdsql.DB, reg *eventstore.Registry, wake *Signal, logger *slog.Logger, cfg Config, projectors ...Projector) (*Runner, error) {
+	seen := map[string]bool{}
+	for _, p := range projectors {
+		if seen[p.Name()] {
+			return nil, fmt.Errorf("projector %q registered twice", p.Name())
+		}
+		seen[p.Name()] = true
+	}
+	r := &Runner{db: db, reg: reg, wake: wake, progress: NewSignal(), logger: logger,
+		cfg: cfg.withDefaults(), projectors: projectors, states: map[string]*State{}}
+	for _, p := range projectors {
+		r.states[p.Name()] = &State{Name: p.Name(), State: StateStarting}
+	}
+	return r, nil
+}
+
+// Projectors returns the runner's projectors.
+func (r *Runner) Projectors() []Projector { return r.projectors }
+
+// Run consumes until ctx ends, then lets every projector commit the events it
+// has applied and returns. It returns early only if ctx is already done.
+func (r *Runner) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for _, p := range r.projectors {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.runProjector(ctx, p)
+		}()
+	}
+	wg.Wait()
+}
+
+func (r *Runner) runProjector(ctx context.Context, p Projector) {
+	delay := r.cfg.RetryMin
+	for ctx.Err() == nil {
+		err := r.consume(ctx, p)
+		if ctx.Err() != nil {
+			break
+		}
+		if err == nil {
+			continue
+		}
+		r.failed(ctx, p.Name(), err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(delay):
+		}
+		if delay *= 2; delay > r.cfg.RetryMax {
+			delay = r.cfg.RetryMax
+		}
+	}
+	r.setState(context.WithoutCancel(ctx), p.Name(), StateStopped)
+}
+
+// consume runs one subscription until ctx ends (nil) or an event fails (its
+// error). On failure the subscription's context is cancelled, which makes
+// database/sql roll back the whole batch: nothing of it is kept.
+func (r *Runner) consume(ctx context.Context, p Projector) error {
+	subCtx, cancelSub := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelSub()
+	stop := make(chan struct{})
+	var pending eventstore.Key
+	var pmu sync.Mutex
+	w := &wake{sig: r.wake, poll: r.cfg.PollInterval, retry: r.cfg.RetryMin, stop: stop,
+		onBatch: func(empty bool) {
+			pmu.Lock()
+			key := pending
+			pmu.Unlock()
+			r.committed(context.WithoutCancel(ctx), p.Name(), key)
+		},
+		onFailed: func(err error) {
+			if subCtx.Err() == nil {
+				r.logger.Warn("projector read failed", "projector", p.Name(), "err", err)
+			}
+		}}
+	deadline := 10 * r.cfg.ApplyTimeout
+	sub, err := wsql.NewSubscriber(r.db, wsql.SubscriberConfig{
+		ConsumerGroup:  p.Name(),
+		AckDeadline:    &deadline,
+		PollInterval:   r.cfg.PollInterval,
+		BackoffManager: w,
+		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: p.Handles()},
+		OffsetsAdapter: eventstore.OffsetsAdapter{},
+	}, watermill.NopLogger{})
+	if err != nil {
+		return fmt.Errorf("subscriber: %w", err)
+	}
+	msgs, err := sub.Subscribe(subCtx, eventstore.Topic)
+	if err != nil {
+		_ = sub.Close()
+		return fmt.Errorf("subscribe: %w", err)
+	}
+	r.setState(ctx, p.Name(), StateRunning)
+	h := &handler{p: p, reg: r.reg, schema: SchemaName(p.Name()), handles: handlesSet(p), timeout: r.cfg.ApplyTimeout}
+	var failure error
+	for failure == nil && ctx.Err() == nil {
+		var msg *message.Message
+		var ok bool
+		select {
+		case <-ctx.Done():
+		case msg, ok = <-msgs:
+		}
+		if msg == nil || !ok {
+			break
+		}
+		key, err := h.handle(msg)
+		if err != nil {
+			failure = err
+			cancelSub()
+			break
+		}
+		pmu.Lock()
+		pending = key
+		pmu.Unlock()
+		msg.Ack()
+	}
+	close(stop)
+	_ = sub.Close()
+	return failure
+}
+
+// handler applies one consumed message inside the subscriber's transaction.
+type handler struct {
+	p       Projector
+	reg     *eventstore.Registry
+	schema  string
+	handles map[string]bool
+	timeout time.Duration
+	lastTx  *stdsql.Tx
+}
+
+func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
+	env, err := eventstore.FromMessage(msg)
+	if err != nil {
+		return eventstore.Key{}, err
+	}
+	if !h.handles[env.Type] {
+		return env.Key(), nil
+	}
+	tx, ok := wsql.TxFromContext(msg.Context())
+	if !ok {
+		return env.Key(), errors.New("no transaction in the message context")
+	}
+	ctx, cancel := context.WithTimeout(msg.Context(), h.timeout)
+	defer cancel()
+	if tx != h.lastTx {
+		if err := setSearchPath(ctx, tx, h.schema); err != nil {
+			return env.Key(), fmt.Errorf("event %d: search path: %w", env.Position, err)
+		}
+		h.lastTx = tx
+	}
+	if err := h.reg.Resolve(&env); err != nil {
+		return env.Key(), err
+	}
+	if err := h.p.Apply(ctx, tx, env); err != nil {
+		return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Err: err}
+	}
+	return env.Key(), nil
+}
+
+// ApplyError is a projector's failure on one event.
+type ApplyError struct {
+	Position int64
+	Type     string
+	Err      error
+}
+
+func (e *ApplyError) Error() string {
+	return fmt.Sprintf("event %d (%s): %v", e.Position, e.Type, e.Err)
+}
+
+// Unwrap returns the projector's error.
+func (e *ApplyError) Unwrap() error { return e.Err }

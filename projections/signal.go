@@ -1,0 +1,78 @@
+package projections
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Signal is a broadcast wake-up: Wait returns a channel that is closed at the
+// next Fire. Fire never blocks.
+type Signal struct {
+	mu sync.Mutex
+	ch chan struct{}
+}
+
+// NewSignal returns a ready signal.
+func NewSignal() *Signal { return &Signal{ch: make(chan struct{})} }
+
+// Wait returns the channel closed by the next Fire.
+func (s *Signal) Wait() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ch
+}
+
+// Fire wakes every current waiter.
+func (s *Signal) Fire() {
+	s.mu.Lock()
+	close(s.ch)
+	s.ch = make(chan struct{})
+	s.mu.Unlock()
+}
+
+// NotifyChannel is the PostgreSQL channel the store notifies on commit.
+const NotifyChannel = "strata_events"
+
+// Listen holds one connection LISTENing on NotifyChannel and fires sig on
+// every notification (and once after each reconnect, in case one was missed
+// while disconnected), until ctx ends. It reconnects with backoff.
+func Listen(ctx context.Context, connString string, sig *Signal, logger *slog.Logger) {
+	backoff := 100 * time.Millisecond
+	for ctx.Err() == nil {
+		err := listenOnce(ctx, connString, sig)
+		if ctx.Err() != nil {
+			return
+		}
+		logger.Warn("event notification listener lost its connection; polling until it is back", "err", err, "retry_in", backoff)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		if backoff < 5*time.Second {
+			backoff *= 2
+		}
+	}
+}
+
+func listenOnce(ctx context.Context, connString string, sig *Signal) error {
+	conn, err := pgx.Connect(ctx, connString)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
+		return err
+	}
+	sig.Fire()
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		sig.Fire()
+	}
+}

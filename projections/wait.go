@@ -1,0 +1,51 @@
+package projections
+
+import (
+	"context"
+	stdsql "database/sql"
+	"fmt"
+	"time"
+
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// WaitFor blocks until every named projector's checkpoint has passed key (the
+// Last key of an append), or ctx ends. It reads the checkpoints from the
+// database, so it also sees projectors run by another process; this runner's
+// progress signal only wakes it early. A timeout is a kernel unavailable
+// error: the write is stored, its read model is late.
+func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...string) error {
+	return WaitFor(ctx, r.db, r.progress, key, names...)
+}
+
+// WaitFor is Runner.WaitFor for callers without a runner (progress may be nil).
+func WaitFor(ctx context.Context, db *stdsql.DB, progress *Signal, key eventstore.Key, names ...string) error {
+	for {
+		var wake <-chan struct{}
+		if progress != nil {
+			wake = progress.Wait()
+		}
+		var behind int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM unnest($1::text[]) AS n(name)
+			LEFT JOIN es.checkpoints c ON c.consumer_group = n.name
+			WHERE c.consumer_group IS NULL
+			   OR (c.last_processed_transaction_id, c.offset_acked) < ($2::text::xid8, $3::bigint)`,
+			names, fmt.Sprint(key.TransactionID), key.Position).Scan(&behind)
+		if err != nil {
+			if ctx.Err() != nil {
+				return kernel.Unavailable("read model is not up to date yet; retry shortly", ctx.Err())
+			}
+			return fmt.Errorf("wait for projectors: %w", err)
+		}
+		if behind == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return kernel.Unavailable("read model is not up to date yet; retry shortly", ctx.Err())
+		case <-wake:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
