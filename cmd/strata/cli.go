@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+const usage = `strata: an event-sourced platform backend
+
+Usage:
+  strata serve [--surfaces api,builder,captable,voice,hackathon]
+                                   run the HTTP surfaces, the admin listener and the projectors
+  strata migrate                   apply pending database migrations and exit
+  strata projections status [--json]
+                                   position, lag (events, seconds) and state of every projector
+  strata projections rebuild NAME|--all
+                                   replay the store into fresh tables and swap them in
+  strata events export [--stream ID] [--type NAME] [--from-position N] [--until RFC3339]
+                                   write events as NDJSON envelopes (current schema versions) to stdout
+  strata bench eventstore [--quick]
+                                   measure the event store against raw PostgreSQL on the same server
+  strata version                   print the build's commit id
+
+Configuration comes from the environment; see README.md.
+`
+
+// errUsage marks a command-line mistake (exit code 2).
+var errUsage = errors.New("usage")
+
+// run executes one command and returns the process exit code.
+func run(ctx context.Context, args []string, env map[string]string, stdout, stderr io.Writer, wiring Wiring) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	cfg, err := loadConfig(env)
+	if err != nil {
+		fmt.Fprintln(stderr, "strata:", err)
+		return 2
+	}
+	cmd := &command{cfg: cfg, stdout: stdout, stderr: stderr, wiring: wiring, logger: newLogger(stderr, cfg.LogLevel)}
+	switch args[0] {
+	case "serve":
+		err = cmd.serve(ctx, args[1:])
+	case "migrate":
+		err = cmd.migrate(ctx, args[1:])
+	case "projections":
+		err = cmd.projections(ctx, args[1:])
+	case "events":
+		err = cmd.events(ctx, args[1:])
+	case "bench":
+		err = cmd.bench(ctx, args[1:])
+	case "version":
+		fmt.Fprintln(stdout, cfg.Version)
+	default:
+		err = fmt.Errorf("%w: unknown command %q", errUsage, args[0])
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errUsage), errors.Is(err, flag.ErrHelp):
+		fmt.Fprintln(stderr, "strata:", err)
+		fmt.Fprint(stderr, usage)
+		return 2
+	default:
+		fmt.Fprintln(stderr, "strata:", err)
+		return 1
+	}
+}
+
+// parseFlags parses a command's flags, allowing flags after positional arguments.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.SetOutput(io.Discard)
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		if strings.HasPrefix(args[0], "-") {
+			continue
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}

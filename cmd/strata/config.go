@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"runtime/debug"
+	"strconv"
+	"strings"
+)
+
+// Config is Strata's configuration, read from the environment (README.md has
+// the table).
+type Config struct {
+	DatabaseURL   string
+	DataDir       string
+	Addrs         map[string]string // surface name -> listen address
+	AdminAddr     string
+	LogLevel      slog.Level
+	MaxBodyBytes  int64
+	Version       string
+	ReadWaitLimit int // milliseconds a route waits for its projectors (read-your-writes)
+}
+
+var defaultAddrs = map[string]string{
+	"api":       "127.0.0.1:8080",
+	"builder":   "127.0.0.1:8081",
+	"captable":  "127.0.0.1:8082",
+	"voice":     "127.0.0.1:8083",
+	"hackathon": "127.0.0.1:8084",
+}
+
+// commit is set at build time: -ldflags "-X main.commit=$(git rev-parse HEAD)".
+var commit = ""
+
+func loadConfig(env map[string]string) (Config, error) {
+	get := func(k, def string) string {
+		if v := strings.TrimSpace(env[k]); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		DatabaseURL: get("DATABASE_URL", ""),
+		DataDir:     get("STRATA_DATA_DIR", ".strata"),
+		AdminAddr:   get("STRATA_ADMIN_ADDR", "127.0.0.1:8089"),
+		Addrs:       map[string]string{},
+		Version:     get("STRATA_VERSION", buildVersion()),
+	}
+	for name, def := range defaultAddrs {
+		c.Addrs[name] = get("STRATA_"+strings.ToUpper(name)+"_ADDR", def)
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("STRATA_LOG_LEVEL", "info"))); err != nil {
+		return c, fmt.Errorf("STRATA_LOG_LEVEL: %w", err)
+	}
+	n, err := strconv.ParseInt(get("STRATA_MAX_BODY_BYTES", "1048576"), 10, 64)
+	if err != nil || n <= 0 {
+		return c, fmt.Errorf("STRATA_MAX_BODY_BYTES: must be a positive integer, got %q", env["STRATA_MAX_BODY_BYTES"])
+	}
+	c.MaxBodyBytes = n
+	w, err := strconv.Atoi(get("STRATA_READ_WAIT_MS", "2000"))
+	if err != nil || w <= 0 {
+		return c, fmt.Errorf("STRATA_READ_WAIT_MS: must be a positive integer, got %q", env["STRATA_READ_WAIT_MS"])
+	}
+	c.ReadWaitLimit = w
+	return c, nil
+}
+
+// buildVersion returns the commit the binary was built from: the linker flag,
+// else the VCS stamp of `go build`, else `git rev-parse HEAD` in the working
+// directory (for `go run` from a clone), else "dev".
+func buildVersion() string {
+	if commit != "" {
+		return commit
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" && s.Value != "" {
+				return s.Value
+			}
+		}
+	}
+	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
+		if v := strings.TrimSpace(string(out)); v != "" {
+			return v
+		}
+	}
+	return "dev"
+}
+
+func newLogger(w io.Writer, level slog.Level) *slog.Logger {
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/projections"
+	"github.com/strata-platform/strata/readapi"
+)
+
+// serve runs the chosen surfaces, the admin listener and the projectors until
+// ctx ends; then it stops accepting requests, drains the ones in flight, lets
+// every projector commit its batch, closes the database and stops the
+// embedded cluster.
+func (c *command) serve(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	list := fs.String("surfaces", strings.Join(readapi.Surfaces(), ","), "comma-separated surfaces to run")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	surfaces, err := chooseSurfaces(*list)
+	if err != nil {
+		return err
+	}
+	reg, err := c.wiring.registry()
+	if err != nil {
+		return err
+	}
+	db, err := c.openDatabase(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	clock := kernel.SystemClock{}
+	ids := eventstore.NewULIDs(clock)
+	store := eventstore.New(db.SQL, reg, clock, ids)
+	wake := projections.NewSignal()
+	bg, stopBG := context.WithCancel(context.WithoutCancel(ctx))
+	var bgDone sync.WaitGroup
+	bgDone.Add(1)
+	go func() { defer bgDone.Done(); projections.Listen(bg, db.URL, wake, c.logger) }()
+	runner, err := projections.NewRunner(db.SQL, reg, wake, c.logger, projections.Config{}, c.wiring.projectors(reg)...)
+	if err != nil {
+		stopBG()
+		return err
+	}
+	bgDone.Add(1)
+	go func() { defer bgDone.Done(); runner.Run(bg) }()
+	defer func() { stopBG(); bgDone.Wait() }() // projectors commit their batch, then the pool closes
+
+	prom := prometheus.NewRegistry()
+	prom.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		newStoreCollector(db.SQL, runner))
+	health := &healthSource{db: db.SQL, runner: runner}
+	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger}
+
+	servers := map[string]*http.Server{}
+	for _, name := range surfaces {
+		s, err := readapi.NewSurface(name, readapi.Deps{Logger: c.logger, Registry: prom, Health: health,
+			Version: c.cfg.Version, MaxBodyBytes: c.cfg.MaxBodyBytes})
+		if err != nil {
+			return err
+		}
+		if c.wiring.Routes != nil {
+			c.wiring.Routes(name, s.Router, app)
+		}
+		servers[name] = readapi.NewServer(c.cfg.Addrs[name], s.Handler)
+	}
+	servers["admin"] = readapi.NewServer(c.cfg.AdminAddr, readapi.AdminHandler(prom, health))
+	return c.listen(ctx, servers)
+}
+
+// listen binds every server first (a taken port fails the start), serves
+// until ctx ends, then shuts them down gracefully.
+func (c *command) listen(ctx context.Context, servers map[string]*http.Server) error {
+	lns := map[string]net.Listener{}
+	for name, srv := range servers {
+		ln, err := net.Listen("tcp", srv.Addr)
+		if err != nil {
+			for _, l := range lns {
+				l.Close()
+			}
+			return fmt.Errorf("listen %s on %s: %w", name, srv.Addr, err)
+		}
+		lns[name] = ln
+	}
+	failed := make(chan error, len(servers))
+	for name, srv := range servers {
+		c.logger.Info("listening", "surface", name, "addr", lns[name].Addr().String())
+		go func() {
+			if err := srv.Serve(lns[name]); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				failed <- fmt.Errorf("serve %s: %w", name, err)
+			}
+		}()
+	}
+	var err error
+	select {
+	case <-ctx.Done():
+		c.logger.Info("shutting down: draining requests")
+	case err = <-failed:
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
+	for name, srv := range servers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := srv.Shutdown(shutdownCtx); err != nil {
+				c.logger.Warn("shutdown", "surface", name, "err", err)
+			}
+		}()
+	}
+	wg.Wait()
+	return err
+}
+
+func chooseSurfaces(list string) ([]string, error) {
+	known := map[string]bool{}
+	for _, s := range readapi.Surfaces() {
+		known[s] = true
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range strings.Split(list, ",") {
+		s = strings.TrimSpace(s)
+		if s == "" || seen[s] {
+			continue
+		}
+		if !known[s] {
+			return nil, fmt.Errorf("%w: --surfaces: unknown surface %q (known: %s)", errUsage, s, strings.Join(readapi.Surfaces(), ","))
+		}
+		seen[s] = true
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: --surfaces: name at least one surface", errUsage)
+	}
+	return out, nil
+}
