@@ -4,10 +4,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"sort"
 
 	"github.com/strata-platform/strata/domain/kernel"
 )
+
+// validName is "<context>.<past_tense>": lower snake case on both sides.
+var validName = regexp.MustCompile(`^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$`)
 
 // EventDef registers one event type: its stable name, its current schema
 // version, a constructor for its Go value, and the upcasters that bring older
@@ -45,6 +49,9 @@ func (r *Registry) Register(defs ...EventDef) error {
 	for _, d := range defs {
 		if d.Name == "" || d.New == nil || d.Version < 1 {
 			return fmt.Errorf("register %q: name, constructor and version >= 1 are required", d.Name)
+		}
+		if !validName.MatchString(d.Name) {
+			return fmt.Errorf("register %q: name must be \"<context>.<past_tense>\" in lower snake case", d.Name)
 		}
 		if _, dup := r.defs[d.Name]; dup {
 			return fmt.Errorf("register %q: duplicate event type name", d.Name)

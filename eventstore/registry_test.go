@@ -84,6 +84,7 @@ func TestRegistryRejectsBadRegistrations(t *testing.T) {
 		{"duplicate name", []eventstore.EventDef{{Name: "test.renamed", Version: 1, New: newV2}, {Name: "test.renamed", Version: 1, New: newV2}}, "duplicate"},
 		{"missing upcaster step", []eventstore.EventDef{{Name: "test.renamed", Version: 3, New: newV2, Upcasters: []kernel.Upcaster{nameToFullName}}}, "missing upcaster from version 2 to 3"},
 		{"name disagrees with EventType", []eventstore.EventDef{{Name: "test.other", Version: 1, New: newV2}}, "EventType"},
+		{"name not <context>.<past_tense>", []eventstore.EventDef{{Name: "RenamedEvent", Version: 1, New: newV2}}, "lower snake case"},
 		{"upcaster out of range", []eventstore.EventDef{{Name: "test.renamed", Version: 1, New: newV2, Upcasters: []kernel.Upcaster{nameToFullName}}}, "outside"},
 	}
 	for _, c := range cases {

@@ -104,6 +104,9 @@ func (r *Runner) runProjector(ctx context.Context, p Projector) {
 		if err == nil {
 			continue
 		}
+		if !r.failing(p.Name()) {
+			delay = r.cfg.RetryMin // a new failure after a recovery starts the backoff again
+		}
 		r.failed(ctx, p.Name(), err)
 		select {
 		case <-ctx.Done():

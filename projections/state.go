@@ -53,6 +53,12 @@ func (r *Runner) Stalled() []string {
 // Progress is fired after every batch a projector of this runner commits.
 func (r *Runner) Progress() *Signal { return r.progress }
 
+func (r *Runner) failing(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.states[name].State == StateFailing
+}
+
 func (r *Runner) setState(ctx context.Context, name, state string) {
 	r.mu.Lock()
 	s := r.states[name]

@@ -25,6 +25,7 @@ type wake struct {
 	stop     <-chan struct{}
 	armed    <-chan struct{}
 	burst    int
+	errors   int // consecutive failed reads
 	onBatch  func(empty bool)
 	onFailed func(err error)
 }
@@ -42,8 +43,11 @@ func (w *wake) HandleError(logger watermill.LoggerAdapter, noMsg bool, err error
 		if w.onFailed != nil {
 			w.onFailed(err)
 		}
-		return w.retry
+		d := w.retry << min(w.errors, 6) // the database is unreachable or refusing: back off up to 64x
+		w.errors++
+		return d
 	}
+	w.errors = 0
 	if w.onBatch != nil {
 		w.onBatch(noMsg)
 	}
