@@ -201,7 +201,9 @@ func TestServeRunsSurfacesProjectorsAndShutsDownCleanly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan int, 1)
 	var errb bytes.Buffer
-	go func() { done <- run(ctx, []string{"serve", "--surfaces", "builder,voice"}, env, &bytes.Buffer{}, &errb, testWiring()) }()
+	go func() {
+		done <- run(ctx, []string{"serve", "--surfaces", "builder,voice"}, env, &bytes.Buffer{}, &errb, testWiring())
+	}()
 
 	var health struct{ Status, Version, Timestamp string }
 	waitFor(t, func() bool {

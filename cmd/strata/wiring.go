@@ -14,11 +14,11 @@ import (
 
 // App is what bounded contexts get to build their projectors and routes.
 type App struct {
-	Store    *eventstore.Store
-	Runner   *projections.Runner
-	Clock    kernel.Clock
-	IDs      kernel.IDs
-	Logger   *slog.Logger
+	Store  *eventstore.Store
+	Runner *projections.Runner
+	Clock  kernel.Clock
+	IDs    kernel.IDs
+	Logger *slog.Logger
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
