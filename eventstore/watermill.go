@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
@@ -28,6 +29,7 @@ const (
 	mdOccurredAt    = "occurred_at"
 	mdRecordedAt    = "recorded_at"
 	mdEventMetadata = "metadata"
+	mdBatchIndex    = "batch_index"
 )
 
 // SchemaAdapter is our Watermill schema adapter. Publishing a message inserts
@@ -40,6 +42,26 @@ const (
 type SchemaAdapter struct {
 	BatchSize int
 	Handles   []string
+	// Batch, when set, counts the rows of the batch being delivered, so the
+	// consumer knows which message is the batch's last (see Batch).
+	Batch *Batch
+}
+
+// Batch tells a consumer where it is in the batch Watermill is delivering.
+// watermill-sql v3 reads and unmarshals every row of a batch before it sends
+// the first message, so when a message arrives Size is already final.
+type Batch struct{ rows atomic.Int64 }
+
+// Size returns the number of rows of the current batch.
+func (b *Batch) Size() int64 { return b.rows.Load() }
+
+// Index returns a consumed message's index within its batch.
+func Index(m *message.Message) int64 {
+	i, err := strconv.ParseInt(m.Metadata.Get(mdBatchIndex), 10, 64)
+	if err != nil {
+		return -1
+	}
+	return i
 }
 
 var _ wsql.SchemaAdapter = SchemaAdapter{}
@@ -90,6 +112,9 @@ const consumeColumns = `e.position, e.transaction_id::text::bigint, e.event_id::
 // SelectQuery returns the next batch of a consumer group, locking its
 // checkpoint row (one consumer of a group at a time, across processes).
 func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAdapter) wsql.Query {
+	if a.Batch != nil {
+		a.Batch.rows.Store(0) // Watermill builds the query right before reading a batch
+	}
 	payload, args := "e.payload", []any{group}
 	if a.Handles != nil {
 		payload = "CASE WHEN e.event_type = ANY($2::text[]) THEN e.payload END"
@@ -141,6 +166,9 @@ func (a SchemaAdapter) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
 		mdEventMetadata: string(meta),
 		mdOccurredAt:    e.OccurredAt.UTC().Format(time.RFC3339Nano),
 		mdRecordedAt:    e.RecordedAt.UTC().Format(time.RFC3339Nano),
+	}
+	if a.Batch != nil {
+		msg.Metadata.Set(mdBatchIndex, strconv.FormatInt(a.Batch.rows.Add(1)-1, 10))
 	}
 	return wsql.Row{
 		Offset:    e.Position,

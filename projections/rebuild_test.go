@@ -119,3 +119,49 @@ func TestRebuildEqualsLiveAndHandsOver(t *testing.T) {
 		t.Fatalf("%d side schemas left behind after rebuild", leftovers)
 	}
 }
+
+// Test 3 for a BatchProjector: stopping with part of a batch buffered applies
+// that part before the acked events commit.
+func TestBatchProjectorStopMidBatchThenRestartEqualsRebuild(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name := "test.midbatch_batched.v1"
+	createSchema(t, e.db.SQL, name)
+	e.workload(t, "midb", 20, 60)
+
+	p := &batchCounter{counter: &counter{name: name}}
+	var seen atomic.Int64
+	var once sync.Once
+	stopNow := make(chan struct{})
+	cfg := projections.Config{BatchSize: 100, Observe: func(string, eventstore.Envelope) {
+		if seen.Add(1) == 333 {
+			once.Do(func() { close(stopNow) })
+		}
+	}}
+	_, stop := e.start(t, cfg, p)
+	<-stopNow
+	stop()
+	var pos int64
+	if err := e.db.SQL.QueryRow(`SELECT offset_acked FROM es.checkpoints WHERE consumer_group = $1`, name).Scan(&pos); err != nil {
+		t.Fatal(err)
+	}
+	var behind int
+	_ = e.db.SQL.QueryRow(`SELECT count(*) FROM es.events WHERE position > $1`, pos).Scan(&behind)
+	if behind == 0 {
+		t.Fatal("the stop did not land before the end of the stream")
+	}
+	exactlyOnceUpTo(t, e.db.SQL, name, pos)
+
+	_, stop2 := e.start(t, projections.Config{BatchSize: 100}, p)
+	e.caughtUp(t, name)
+	stop2()
+	exactlyOnce(t, e.db.SQL, name)
+	if p.batches.Load() == 0 {
+		t.Fatal("ApplyBatch was never called live")
+	}
+	live := checksum(t, e.db.SQL, name)
+	rebuild(t, e, &batchCounter{counter: &counter{name: name}})
+	if got := checksum(t, e.db.SQL, name); got != live {
+		t.Fatalf("restarted live tables %s differ from rebuild %s", live, got)
+	}
+}

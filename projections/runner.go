@@ -22,6 +22,10 @@ type Config struct {
 	RetryMin     time.Duration // first retry delay after a failing event (100ms)
 	RetryMax     time.Duration // longest retry delay (30s)
 	ApplyTimeout time.Duration // longest single Apply (1m)
+	// Observe, when set, is called with every event a live projector
+	// consumes, before it is applied; for instrumentation and tests. It must
+	// be fast and must not block.
+	Observe func(projector string, e eventstore.Envelope)
 }
 
 func (c Config) withDefaults() Config {
@@ -140,13 +144,15 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 				r.logger.Warn("projector read failed", "projector", p.Name(), "err", err)
 			}
 		}}
+	h := newHandler(p, r.reg, r.cfg.ApplyTimeout)
+	h.observe = r.cfg.Observe
 	deadline := 10 * r.cfg.ApplyTimeout
 	sub, err := wsql.NewSubscriber(r.db, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Name(),
 		AckDeadline:    &deadline,
 		PollInterval:   r.cfg.PollInterval,
 		BackoffManager: w,
-		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: p.Handles()},
+		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: p.Handles(), Batch: h.batch},
 		OffsetsAdapter: eventstore.OffsetsAdapter{},
 	}, watermill.NopLogger{})
 	if err != nil {
@@ -158,7 +164,6 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 		return fmt.Errorf("subscribe: %w", err)
 	}
 	r.setState(ctx, p.Name(), StateRunning)
-	h := &handler{p: p, reg: r.reg, schema: SchemaName(p.Name()), handles: handlesSet(p), timeout: r.cfg.ApplyTimeout}
 	var failure error
 	for failure == nil && ctx.Err() == nil {
 		var msg *message.Message
@@ -181,12 +186,21 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 		pmu.Unlock()
 		msg.Ack()
 	}
+	if failure == nil {
+		// Stopping mid-batch: apply what is buffered before the acked part commits.
+		if failure = h.flush(subCtx); failure != nil {
+			cancelSub()
+		}
+	}
 	close(stop)
 	_ = sub.Close()
 	return failure
 }
 
 // handler applies one consumed message inside the subscriber's transaction.
+// For a BatchProjector it buffers the batch's handled events and applies them
+// in one ApplyBatch call when the batch's last message arrives (or when the
+// consumer stops mid-batch), still before the batch commits.
 type handler struct {
 	p       Projector
 	reg     *eventstore.Registry
@@ -194,6 +208,18 @@ type handler struct {
 	handles map[string]bool
 	timeout time.Duration
 	lastTx  *stdsql.Tx
+	batcher BatchProjector
+	batch   *eventstore.Batch
+	buffer  []eventstore.Envelope
+	observe func(string, eventstore.Envelope)
+}
+
+func newHandler(p Projector, reg *eventstore.Registry, timeout time.Duration) *handler {
+	h := &handler{p: p, reg: reg, schema: SchemaName(p.Name()), handles: handlesSet(p), timeout: timeout}
+	if bp, ok := p.(BatchProjector); ok {
+		h.batcher, h.batch = bp, &eventstore.Batch{}
+	}
+	return h
 }
 
 func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
@@ -201,28 +227,66 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 	if err != nil {
 		return eventstore.Key{}, err
 	}
-	if !h.handles[env.Type] {
-		return env.Key(), nil
+	if h.observe != nil {
+		h.observe(h.p.Name(), env)
 	}
+	if h.handles[env.Type] {
+		if err := h.take(msg, env); err != nil {
+			return env.Key(), err
+		}
+	}
+	if h.batcher != nil && eventstore.Index(msg) == h.batch.Size()-1 {
+		if err := h.flush(msg.Context()); err != nil {
+			return env.Key(), err
+		}
+	}
+	return env.Key(), nil
+}
+
+// take applies a handled event, or buffers it for a BatchProjector.
+func (h *handler) take(msg *message.Message, env eventstore.Envelope) error {
 	tx, ok := wsql.TxFromContext(msg.Context())
 	if !ok {
-		return env.Key(), errors.New("no transaction in the message context")
+		return errors.New("no transaction in the message context")
 	}
 	ctx, cancel := context.WithTimeout(msg.Context(), h.timeout)
 	defer cancel()
 	if tx != h.lastTx {
+		if len(h.buffer) > 0 {
+			return fmt.Errorf("event %d: a new batch began with %d events of the last one unapplied", env.Position, len(h.buffer))
+		}
 		if err := setSearchPath(ctx, tx, h.schema); err != nil {
-			return env.Key(), fmt.Errorf("event %d: search path: %w", env.Position, err)
+			return fmt.Errorf("event %d: search path: %w", env.Position, err)
 		}
 		h.lastTx = tx
 	}
 	if err := h.reg.Resolve(&env); err != nil {
-		return env.Key(), err
+		return err
+	}
+	if h.batcher != nil {
+		h.buffer = append(h.buffer, env)
+		return nil
 	}
 	if err := h.p.Apply(ctx, tx, env); err != nil {
-		return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Err: err}
+		return &ApplyError{Position: env.Position, Type: env.Type, Err: err}
 	}
-	return env.Key(), nil
+	return nil
+}
+
+// flush applies the buffered events in the current batch's transaction.
+func (h *handler) flush(ctx context.Context) error {
+	if len(h.buffer) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.timeout)
+	defer cancel()
+	first := h.buffer[0]
+	err := h.batcher.ApplyBatch(ctx, h.lastTx, h.buffer)
+	h.buffer = h.buffer[:0]
+	if err != nil {
+		return &ApplyError{Position: first.Position, Type: first.Type, Err: fmt.Errorf("batch starting here: %w", err)}
+	}
+	return nil
 }
 
 // ApplyError is a projector's failure on one event.
