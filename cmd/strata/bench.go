@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/strata-platform/strata/eventstore/storebench"
+)
+
+// bench runs `strata bench eventstore [--quick]`: the measurements of
+// eventstore/storebench, in a scratch database created on the configured
+// server (DATABASE_URL or the embedded cluster) and dropped at the end, also
+// on error or interrupt. The user's database is only used to reach the server.
+func (c *command) bench(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "eventstore" {
+		what := "no subcommand"
+		if len(args) > 0 {
+			what = fmt.Sprintf("unknown subcommand %q", args[0])
+		}
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore [--quick]", errUsage, what)
+	}
+	fs := flag.NewFlagSet("bench eventstore", flag.ContinueOnError)
+	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
+	if rest, err := parseFlags(fs, args[1:]); err != nil {
+		return err
+	} else if len(rest) > 0 {
+		return fmt.Errorf("%w: bench eventstore takes no positional arguments", errUsage)
+	}
+	opts := storebench.Full()
+	if *quick {
+		opts = storebench.Quick()
+	}
+	db, err := c.openDatabase(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer db.Close() // after the scratch database is dropped: it may stop the embedded cluster
+	scratch, err := storebench.NewScratch(ctx, db.URL)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := scratch.Close(); err != nil {
+			c.logger.Error("drop the bench's scratch database", "database", scratch.Name, "err", err)
+		}
+	}()
+	c.logger.Info("bench running in a scratch database", "database", scratch.Name, "mode", opts.Mode)
+	opts.DB, opts.URL, opts.Logger, opts.Progress = scratch.DB, scratch.URL, c.logger, c.stderr
+	rep, err := storebench.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return rep.Print(c.stdout)
+}
