@@ -32,10 +32,15 @@ func (s *Store) reserve(ctx context.Context, tx *stdsql.Tx, stream Stream, expec
 	default:
 		return 0, 0, nil, kernel.Invalid("expected_version", "min:-1", fmt.Sprintf("expected version %d is not valid", expected))
 	}
+	// One event draws its position with a plain nextval, which keeps the
+	// statement's plan reusable; a generate_series with a parameter bound
+	// makes PostgreSQL re-plan on every call.
+	draw := `nextval('es.events_position_seq')::text`
+	if n > 1 {
+		draw = `array_to_string(ARRAY(SELECT nextval('es.events_position_seq') FROM generate_series(1, $3::int)), ',')`
+	}
 	q := `WITH moved AS (` + move + `)
-		SELECT version, pg_current_xact_id()::text::bigint,
-			array_to_string(ARRAY(SELECT nextval('es.events_position_seq') FROM generate_series(1, $3::int)), ',')
-		FROM moved`
+		SELECT version, pg_current_xact_id()::text::bigint, ` + draw + ` FROM moved`
 	var version int64
 	var txid uint64
 	var drawn string

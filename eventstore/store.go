@@ -34,12 +34,13 @@ type Store struct {
 	clock  kernel.Clock
 	ids    kernel.IDs
 	logger watermill.LoggerAdapter
+	kick   chan struct{}
 }
 
 // New returns a store over db (opened with the pgx stdlib driver) using the
 // sealed registry reg.
 func New(db *stdsql.DB, reg *Registry, clock kernel.Clock, ids kernel.IDs) *Store {
-	return &Store{db: db, reg: reg, clock: clock, ids: ids, logger: watermill.NopLogger{}}
+	return &Store{db: db, reg: reg, clock: clock, ids: ids, logger: watermill.NopLogger{}, kick: make(chan struct{}, 1)}
 }
 
 // DB returns the store's database handle.
@@ -72,7 +73,9 @@ func (s *Store) Append(ctx context.Context, stream Stream, expected int64, event
 }
 
 // InTx runs fn in a READ COMMITTED transaction and commits it when fn returns
-// nil; otherwise it rolls back and returns fn's error.
+// nil; otherwise it rolls back and returns fn's error. After a commit it
+// wakes the consumers (see RunNotifier): commands that append inside their
+// own transaction should use InTx for that reason.
 func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) (err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -89,6 +92,7 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) (err err
 	if err = tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	s.committed()
 	return nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
@@ -47,17 +47,51 @@ type SchemaAdapter struct {
 	Batch *Batch
 }
 
-// Batch tells a consumer where it is in the batch Watermill is delivering.
+// Batch hands a consumer the envelopes of the batch Watermill is delivering,
+// already decoded by the adapter, so the consumer need not parse them back out
+// of message metadata; it also tells which message is the batch's last.
 // watermill-sql v3 reads and unmarshals every row of a batch before it sends
 // the first message, so when a message arrives Size is already final.
-type Batch struct{ rows atomic.Int64 }
+type Batch struct {
+	mu   sync.Mutex
+	envs []Envelope
+}
+
+func (b *Batch) reset() {
+	b.mu.Lock()
+	clear(b.envs)
+	b.envs = b.envs[:0]
+	b.mu.Unlock()
+}
+
+func (b *Batch) add(e Envelope) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.envs = append(b.envs, e)
+	return len(b.envs) - 1
+}
 
 // Size returns the number of rows of the current batch.
-func (b *Batch) Size() int64 { return b.rows.Load() }
+func (b *Batch) Size() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.envs)
+}
+
+// Envelope returns the raw (not yet upcast) envelope of a consumed message.
+func (b *Batch) Envelope(m *message.Message) (Envelope, error) {
+	i := Index(m)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if i < 0 || i >= len(b.envs) || b.envs[i].EventID != m.UUID {
+		return Envelope{}, fmt.Errorf("message %s is not in the current batch", m.UUID)
+	}
+	return b.envs[i], nil
+}
 
 // Index returns a consumed message's index within its batch.
-func Index(m *message.Message) int64 {
-	i, err := strconv.ParseInt(m.Metadata.Get(mdBatchIndex), 10, 64)
+func Index(m *message.Message) int {
+	i, err := strconv.Atoi(m.Metadata.Get(mdBatchIndex))
 	if err != nil {
 		return -1
 	}
@@ -95,6 +129,14 @@ func (a SchemaAdapter) InsertQuery(topic string, msgs message.Messages) (wsql.Qu
 		stypes[i], sids[i], types[i] = m.Metadata.Get(mdStreamType), m.Metadata.Get(mdStreamID), m.Metadata.Get(mdEventType)
 		payloads[i], metas[i] = string(m.Payload), m.Metadata.Get(mdEventMetadata)
 	}
+	if n == 1 { // scalar parameters: cheaper to encode and to execute than ten arrays
+		return wsql.Query{
+			Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
+					event_type, schema_version, payload, metadata, occurred_at)
+				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+			Args: []any{pos[0], ids[0], stypes[0], sids[0], versions[0], types[0], schemas[0], payloads[0], metas[0], occurred[0]},
+		}, nil
+	}
 	return wsql.Query{
 		Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
 				event_type, schema_version, payload, metadata, occurred_at)
@@ -113,7 +155,7 @@ const consumeColumns = `e.position, e.transaction_id::text::bigint, e.event_id::
 // checkpoint row (one consumer of a group at a time, across processes).
 func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAdapter) wsql.Query {
 	if a.Batch != nil {
-		a.Batch.rows.Store(0) // Watermill builds the query right before reading a batch
+		a.Batch.reset() // Watermill builds the query right before reading a batch
 	}
 	payload, args := "e.payload", []any{group}
 	if a.Handles != nil {
@@ -144,36 +186,35 @@ func (a SchemaAdapter) batchSize() int {
 // UnmarshalMessage turns a consumed row into a message whose metadata carries
 // every envelope field; FromMessage turns it back.
 func (a SchemaAdapter) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
-	var e Envelope
-	var payload, meta []byte
-	if err := row.Scan(&e.Position, &e.TransactionID, &e.EventID, &e.StreamType, &e.StreamID,
-		&e.StreamVersion, &e.Type, &e.SchemaVersion, &payload, &meta, &e.OccurredAt, &e.RecordedAt); err != nil {
-		return wsql.Row{}, fmt.Errorf("scan event row: %w", err)
-	}
-	id, err := parseUUIDAsULID(e.EventID)
+	e, err := scanRaw(row)
 	if err != nil {
 		return wsql.Row{}, err
 	}
-	msg := message.NewMessage(id, payload)
-	msg.Metadata = message.Metadata{
-		mdPosition:      strconv.FormatInt(e.Position, 10),
-		mdTransactionID: strconv.FormatUint(e.TransactionID, 10),
-		mdStreamType:    e.StreamType,
-		mdStreamID:      e.StreamID,
-		mdStreamVersion: strconv.FormatInt(e.StreamVersion, 10),
-		mdEventType:     e.Type,
-		mdSchemaVersion: strconv.Itoa(e.SchemaVersion),
-		mdEventMetadata: string(meta),
-		mdOccurredAt:    e.OccurredAt.UTC().Format(time.RFC3339Nano),
-		mdRecordedAt:    e.RecordedAt.UTC().Format(time.RFC3339Nano),
-	}
+	msg := message.NewMessage(e.EventID, []byte(e.Payload))
 	if a.Batch != nil {
-		msg.Metadata.Set(mdBatchIndex, strconv.FormatInt(a.Batch.rows.Add(1)-1, 10))
+		msg.Metadata = message.Metadata{mdBatchIndex: strconv.Itoa(a.Batch.add(e))}
+	} else {
+		md, err := json.Marshal(e.Metadata)
+		if err != nil {
+			return wsql.Row{}, fmt.Errorf("event %d: metadata: %w", e.Position, err)
+		}
+		msg.Metadata = message.Metadata{
+			mdPosition:      strconv.FormatInt(e.Position, 10),
+			mdTransactionID: strconv.FormatUint(e.TransactionID, 10),
+			mdStreamType:    e.StreamType,
+			mdStreamID:      e.StreamID,
+			mdStreamVersion: strconv.FormatInt(e.StreamVersion, 10),
+			mdEventType:     e.Type,
+			mdSchemaVersion: strconv.Itoa(e.SchemaVersion),
+			mdEventMetadata: string(md),
+			mdOccurredAt:    e.OccurredAt.Format(time.RFC3339Nano),
+			mdRecordedAt:    e.RecordedAt.Format(time.RFC3339Nano),
+		}
 	}
 	return wsql.Row{
 		Offset:    e.Position,
-		UUID:      []byte(id),
-		Payload:   payload,
+		UUID:      []byte(e.EventID),
+		Payload:   e.Payload,
 		Msg:       msg,
 		ExtraData: map[string]any{mdTransactionID: strconv.FormatUint(e.TransactionID, 10)},
 	}, nil

@@ -111,8 +111,10 @@ func newEnv(t *testing.T) *env {
 	e := &env{db: db, reg: reg, store: eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock)), wake: projections.NewSignal()}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	notifier := make(chan struct{})
 	go func() { defer close(done); projections.Listen(ctx, db.URL, e.wake, quietLogger()) }()
-	t.Cleanup(func() { cancel(); <-done })
+	go func() { defer close(notifier); e.store.RunNotifier(ctx, nil) }()
+	t.Cleanup(func() { cancel(); <-done; <-notifier })
 	return e
 }
 

@@ -7,6 +7,7 @@ package projections
 import (
 	"context"
 	stdsql "database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/strata-platform/strata/eventstore"
@@ -56,10 +57,18 @@ func handlesSet(p Projector) map[string]bool {
 	return set
 }
 
-// setSearchPath points unqualified table names of tx at schema.
-func setSearchPath(ctx context.Context, tx *stdsql.Tx, schema string) error {
-	_, err := tx.ExecContext(ctx, `SELECT set_config('search_path', $1, true)`, quoteIdent(schema)+", public")
-	return err
+// configureTx points unqualified table names of a projector's transaction at
+// its schema, and lets the transaction commit without waiting for its WAL
+// flush: a read model and its checkpoint commit together, so a crash can only
+// lose the last few batches of both, which are then applied again. Appends to
+// the event store keep synchronous commits.
+func configureTx(ctx context.Context, tx *stdsql.Tx, schema string) error {
+	_, err := tx.ExecContext(ctx, `SELECT set_config('search_path', $1, true), set_config('synchronous_commit', 'off', true)`,
+		quoteIdent(schema)+", public")
+	if err != nil {
+		return fmt.Errorf("configure projector transaction: %w", err)
+	}
+	return nil
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

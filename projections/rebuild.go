@@ -136,7 +136,7 @@ func (b Rebuilder) replayPage(ctx context.Context, tx *stdsql.Tx, p Projector, s
 	if err != nil || len(page) == 0 {
 		return 0, err
 	}
-	if err := setSearchPath(ctx, tx, schema); err != nil {
+	if err := configureTx(ctx, tx, schema); err != nil {
 		return 0, err
 	}
 	todo := make([]eventstore.Envelope, 0, len(page))

@@ -215,24 +215,44 @@ type handler struct {
 }
 
 func newHandler(p Projector, reg *eventstore.Registry, timeout time.Duration) *handler {
-	h := &handler{p: p, reg: reg, schema: SchemaName(p.Name()), handles: handlesSet(p), timeout: timeout}
+	h := &handler{p: p, reg: reg, schema: SchemaName(p.Name()), handles: handlesSet(p), timeout: timeout, batch: &eventstore.Batch{}}
 	if bp, ok := p.(BatchProjector); ok {
-		h.batcher, h.batch = bp, &eventstore.Batch{}
+		h.batcher = bp
 	}
 	return h
 }
 
 func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
-	env, err := eventstore.FromMessage(msg)
+	env, err := h.batch.Envelope(msg)
 	if err != nil {
 		return eventstore.Key{}, err
 	}
 	if h.observe != nil {
 		h.observe(h.p.Name(), env)
 	}
+	tx, ok := wsql.TxFromContext(msg.Context())
+	if !ok {
+		return env.Key(), errors.New("no transaction in the message context")
+	}
+	ctx, cancel := context.WithTimeout(msg.Context(), h.timeout)
+	defer cancel()
+	if tx != h.lastTx {
+		if len(h.buffer) > 0 {
+			return env.Key(), fmt.Errorf("event %d: a new batch began with %d events of the last one unapplied", env.Position, len(h.buffer))
+		}
+		if err := configureTx(ctx, tx, h.schema); err != nil {
+			return env.Key(), fmt.Errorf("event %d: %w", env.Position, err)
+		}
+		h.lastTx = tx
+	}
 	if h.handles[env.Type] {
-		if err := h.take(msg, env); err != nil {
+		if err := h.reg.Resolve(&env); err != nil {
 			return env.Key(), err
+		}
+		if h.batcher != nil {
+			h.buffer = append(h.buffer, env)
+		} else if err := h.p.Apply(ctx, tx, env); err != nil {
+			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Err: err}
 		}
 	}
 	if h.batcher != nil && eventstore.Index(msg) == h.batch.Size()-1 {
@@ -241,36 +261,6 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 		}
 	}
 	return env.Key(), nil
-}
-
-// take applies a handled event, or buffers it for a BatchProjector.
-func (h *handler) take(msg *message.Message, env eventstore.Envelope) error {
-	tx, ok := wsql.TxFromContext(msg.Context())
-	if !ok {
-		return errors.New("no transaction in the message context")
-	}
-	ctx, cancel := context.WithTimeout(msg.Context(), h.timeout)
-	defer cancel()
-	if tx != h.lastTx {
-		if len(h.buffer) > 0 {
-			return fmt.Errorf("event %d: a new batch began with %d events of the last one unapplied", env.Position, len(h.buffer))
-		}
-		if err := setSearchPath(ctx, tx, h.schema); err != nil {
-			return fmt.Errorf("event %d: search path: %w", env.Position, err)
-		}
-		h.lastTx = tx
-	}
-	if err := h.reg.Resolve(&env); err != nil {
-		return err
-	}
-	if h.batcher != nil {
-		h.buffer = append(h.buffer, env)
-		return nil
-	}
-	if err := h.p.Apply(ctx, tx, env); err != nil {
-		return &ApplyError{Position: env.Position, Type: env.Type, Err: err}
-	}
-	return nil
 }
 
 // flush applies the buffered events in the current batch's transaction.

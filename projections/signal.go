@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/strata-platform/strata/eventstore"
 )
 
 // Signal is a broadcast wake-up: Wait returns a channel that is closed at the
@@ -34,10 +36,7 @@ func (s *Signal) Fire() {
 	s.mu.Unlock()
 }
 
-// NotifyChannel is the PostgreSQL channel the store notifies on commit.
-const NotifyChannel = "strata_events"
-
-// Listen holds one connection LISTENing on NotifyChannel and fires sig on
+// Listen holds one connection LISTENing on eventstore.NotifyChannel and fires sig on
 // every notification (and once after each reconnect, in case one was missed
 // while disconnected), until ctx ends. It reconnects with backoff.
 func Listen(ctx context.Context, connString string, sig *Signal, logger *slog.Logger) {
@@ -65,7 +64,7 @@ func listenOnce(ctx context.Context, connString string, sig *Signal) error {
 		return err
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
-	if _, err := conn.Exec(ctx, "LISTEN "+NotifyChannel); err != nil {
+	if _, err := conn.Exec(ctx, "LISTEN "+eventstore.NotifyChannel); err != nil {
 		return err
 	}
 	sig.Fire()

@@ -52,6 +52,8 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	var bgDone sync.WaitGroup
 	bgDone.Add(1)
 	go func() { defer bgDone.Done(); projections.Listen(bg, db.URL, wake, c.logger) }()
+	bgDone.Add(1)
+	go func() { defer bgDone.Done(); store.RunNotifier(bg, wake.Fire) }()
 	runner, err := projections.NewRunner(db.SQL, reg, wake, c.logger, projections.Config{}, c.wiring.projectors(reg)...)
 	if err != nil {
 		stopBG()

@@ -142,42 +142,15 @@ func (b *bench) appends(ctx context.Context) ([]Figure, error) {
 			}
 		}
 	}
-	quiet, err := b.rawWithoutNotify(ctx)
-	if err != nil {
-		return nil, err
-	}
 	raw, ours := results[0], results[1]
 	cl := fmt.Sprintf("%d clients", b.o.Clients)
 	return []Figure{
-		{Name: "reference: raw append, NOTIFY trigger disabled, " + cl, Unit: UnitRate, Baseline: quiet.rate(1),
-			Reference: true, Samples: int(quiet.ops)},
 		{Name: "append 1 event + version check, " + cl, Unit: UnitRate, Ours: ours.rate(1), Baseline: raw.rate(1),
 			Target: Target{MinRatio: 0.8}, Samples: int(ours.ops)},
 		{Name: "append latency p50, " + cl, Unit: UnitMs, Ours: ours.lat.quantile(0.5), Baseline: raw.lat.quantile(0.5), Samples: len(ours.lat)},
 		{Name: "append latency p99, " + cl, Unit: UnitMs, Ours: ours.lat.quantile(0.99), Baseline: raw.lat.quantile(0.99),
 			Target: Target{Max: 10}, Samples: len(ours.lat)},
 	}, nil
-}
-
-// rawWithoutNotify measures the raw append with the NOTIFY trigger of
-// es.events disabled (and enabled again afterwards): what the trigger costs.
-func (b *bench) rawWithoutNotify(ctx context.Context) (outcome, error) {
-	if _, err := b.db.ExecContext(ctx, `ALTER TABLE es.events DISABLE TRIGGER events_notify`); err != nil {
-		return outcome{}, fmt.Errorf("disable notify trigger: %w", err)
-	}
-	versions := make([]int64, b.o.Clients)
-	out, err := drive(ctx, b.o.Clients, b.o.AppendDuration, 0, func(ctx context.Context, c int, seq int64) error {
-		if err := b.rawAppend(ctx, fmt.Sprintf("append-quiet-%d", c), versions[c], 1, seq); err != nil {
-			return err
-		}
-		versions[c]++
-		return nil
-	})
-	if _, eerr := b.db.ExecContext(context.WithoutCancel(ctx), `ALTER TABLE es.events ENABLE TRIGGER events_notify`); eerr != nil && err == nil {
-		err = fmt.Errorf("enable notify trigger: %w", eerr)
-	}
-	b.progress("  append, raw without NOTIFY trigger: %.0f ev/s", out.rate(1))
-	return out, err
 }
 
 // bulk measures appends of BulkSize events each, to new streams, raw and

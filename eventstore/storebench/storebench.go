@@ -35,8 +35,7 @@ func (Tick) EventType() string { return EventType }
 // Options sizes a run. Start from Full or Quick and set DB and URL.
 type Options struct {
 	// DB is a migrated database reserved for the bench (see NewScratch): the
-	// bench appends up to StoreEvents events, creates schemas in it and, for
-	// one reference figure, briefly disables the NOTIFY trigger on es.events.
+	// bench appends up to StoreEvents events and creates schemas in it.
 	// Run raises its idle-connection limit to fit Clients.
 	DB *stdsql.DB
 	// URL connects to the same database (raw pgx pool, LISTEN connection).
@@ -120,6 +119,12 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		return rep, err
 	}
 	defer b.pool.Close()
+	// Our appends pay for announcing their commits for the whole run; there
+	// is no in-process shortcut, consumers are woken through PostgreSQL.
+	nctx, stopNotifier := context.WithCancel(ctx)
+	notified := make(chan struct{})
+	go func() { defer close(notified); b.store.RunNotifier(nctx, nil) }()
+	defer func() { stopNotifier(); <-notified }()
 	if rep.Server, err = b.server(ctx); err != nil {
 		return rep, err
 	}

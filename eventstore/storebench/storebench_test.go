@@ -43,7 +43,6 @@ func TestRunReportsEveryFigure(t *testing.T) {
 	want := []string{
 		"reference: raw 1-row INSERT tx, 1 client(s)",
 		"reference: raw 1-row INSERT tx, 4 client(s)",
-		"reference: raw append, NOTIFY trigger disabled, 4 clients",
 		"append 1 event + version check, 4 clients",
 		"append latency p50, 4 clients",
 		"append latency p99, 4 clients",
