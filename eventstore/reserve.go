@@ -5,16 +5,16 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/strata-platform/strata/domain/kernel"
 )
 
-// reserve checks and moves the stream's version and draws the events'
-// positions, in one statement that is the append's first write. It returns
-// the stream's new version, the transaction id and the positions.
-func (s *Store) reserve(ctx context.Context, tx *stdsql.Tx, stream Stream, expected int64, n int) (int64, uint64, []int64, error) {
+// reserve checks and moves the stream's version, in one statement that is the
+// append's first write. It returns the stream's new version, the transaction
+// id and, for a single event, the event's position (drawn here so the caller
+// needs no extra round trip to learn it); for several events it returns 0 and
+// the column default draws the positions.
+func (s *Store) reserve(ctx context.Context, tx *stdsql.Tx, stream Stream, expected int64, n int) (int64, uint64, int64, error) {
 	var move string
 	args := []any{stream.ID, stream.Type, n}
 	switch {
@@ -30,39 +30,27 @@ func (s *Store) reserve(ctx context.Context, tx *stdsql.Tx, stream Stream, expec
 			WHERE stream_id = $1 AND stream_type = $2 AND version = $4 RETURNING version`
 		args = append(args, expected)
 	default:
-		return 0, 0, nil, kernel.Invalid("expected_version", "min:-1", fmt.Sprintf("expected version %d is not valid", expected))
+		return 0, 0, 0, kernel.Invalid("expected_version", "min:-1", fmt.Sprintf("expected version %d is not valid", expected))
 	}
-	// One event draws its position with a plain nextval, which keeps the
-	// statement's plan reusable; a generate_series with a parameter bound
-	// makes PostgreSQL re-plan on every call.
-	draw := `nextval('es.events_position_seq')::text`
-	if n > 1 {
-		draw = `array_to_string(ARRAY(SELECT nextval('es.events_position_seq') FROM generate_series(1, $3::int)), ',')`
+	draw := `0::bigint`
+	if n == 1 {
+		draw = `nextval('es.events_position_seq')`
 	}
 	q := `WITH moved AS (` + move + `)
 		SELECT version, pg_current_xact_id()::text::bigint, ` + draw + ` FROM moved`
-	var version int64
+	var version, position int64
 	var txid uint64
-	var drawn string
-	err := tx.QueryRowContext(ctx, q, args...).Scan(&version, &txid, &drawn)
+	err := tx.QueryRowContext(ctx, q, args...).Scan(&version, &txid, &position)
 	if errors.Is(err, stdsql.ErrNoRows) {
-		return 0, 0, nil, s.clash(ctx, tx, stream, expected)
+		return 0, 0, 0, s.clash(ctx, tx, stream, expected)
 	}
 	if err != nil {
 		if isUniqueViolation(err) {
-			return 0, 0, nil, kernel.Conflict(fmt.Sprintf("stream %s was created concurrently", stream.ID), err)
+			return 0, 0, 0, kernel.Conflict(fmt.Sprintf("stream %s was created concurrently", stream.ID), err)
 		}
-		return 0, 0, nil, fmt.Errorf("append %s: version check: %w", stream.ID, err)
+		return 0, 0, 0, fmt.Errorf("append %s: version check: %w", stream.ID, err)
 	}
-	positions := make([]int64, 0, n)
-	for _, p := range strings.Split(drawn, ",") {
-		v, err := strconv.ParseInt(p, 10, 64)
-		if err != nil {
-			return 0, 0, nil, fmt.Errorf("append %s: drawn position %q: %w", stream.ID, p, err)
-		}
-		positions = append(positions, v)
-	}
-	return version, txid, positions, nil
+	return version, txid, position, nil
 }
 
 // clash explains why the version check matched no row.

@@ -6,15 +6,11 @@ package eventstore
 import (
 	"context"
 	stdsql "database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
-	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
-	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/strata-platform/strata/domain/kernel"
 )
@@ -107,23 +103,24 @@ func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expe
 	if stream.ID == "" || stream.Type == "" {
 		return Appended{}, kernel.Invalid("stream", "required", "stream type and id are required")
 	}
-	msgs, err := s.messages(ctx, stream, events)
+	rows, msgs, err := s.encode(ctx, stream, events)
 	if err != nil {
 		return Appended{}, err
 	}
-	newVersion, txid, positions, err := s.reserve(ctx, tx, stream, expected, len(events))
+	newVersion, txid, first, err := s.reserve(ctx, tx, stream, expected, len(events))
 	if err != nil {
 		return Appended{}, err
 	}
 	from := newVersion - int64(len(events)) + 1
-	out := Appended{Stream: stream, FromVersion: from, ToVersion: newVersion, EventIDs: make([]string, len(msgs))}
-	for i, m := range msgs {
-		m.Metadata.Set(mdPosition, strconv.FormatInt(positions[i], 10))
-		m.Metadata.Set(mdStreamVersion, strconv.FormatInt(from+int64(i), 10))
-		out.EventIDs[i] = m.UUID
+	for i := range rows.versions {
+		rows.versions[i] = from + int64(i)
 	}
-	out.Last = Key{TransactionID: txid, Position: positions[len(positions)-1]}
-	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: SchemaAdapter{}}, s.logger)
+	if first > 0 {
+		rows.positions = []int64{first}
+	}
+	out := Appended{Stream: stream, FromVersion: from, ToVersion: newVersion, EventIDs: rows.ulids,
+		Last: Key{TransactionID: txid, Position: first}}
+	pub, err := wsql.NewPublisher(tx, wsql.PublisherConfig{SchemaAdapter: SchemaAdapter{rows: rows}}, s.logger)
 	if err != nil {
 		return Appended{}, fmt.Errorf("append %s: publisher: %w", stream.ID, err)
 	}
@@ -133,43 +130,12 @@ func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expe
 		}
 		return Appended{}, fmt.Errorf("append %s: %w", stream.ID, err)
 	}
+	if first == 0 { // the column default drew the positions, in row order
+		if err := tx.QueryRowContext(ctx, `SELECT currval('es.events_position_seq')`).Scan(&out.Last.Position); err != nil {
+			return Appended{}, fmt.Errorf("append %s: last position: %w", stream.ID, err)
+		}
+	}
 	return out, nil
-}
-
-// messages encodes events as Watermill messages (without position and version).
-func (s *Store) messages(ctx context.Context, stream Stream, events []kernel.Event) ([]*message.Message, error) {
-	md, err := json.Marshal(MetadataFrom(ctx))
-	if err != nil {
-		return nil, fmt.Errorf("encode metadata: %w", err)
-	}
-	now := s.clock.Now()
-	msgs := make([]*message.Message, len(events))
-	for i, ev := range events {
-		name := ev.EventType()
-		version, ok := s.reg.Version(name)
-		if !ok {
-			return nil, fmt.Errorf("append %s: event type %q is not registered", stream.ID, name)
-		}
-		payload, err := json.Marshal(ev)
-		if err != nil {
-			return nil, fmt.Errorf("append %s: encode %s: %w", stream.ID, name, err)
-		}
-		at := now
-		if d, ok := ev.(kernel.Dated); ok && !d.OccurredAt().IsZero() {
-			at = d.OccurredAt()
-		}
-		m := message.NewMessage(s.ids.NewID(), payload)
-		m.Metadata = message.Metadata{
-			mdStreamType:    stream.Type,
-			mdStreamID:      stream.ID,
-			mdEventType:     name,
-			mdSchemaVersion: strconv.Itoa(version),
-			mdOccurredAt:    at.UTC().Format(time.RFC3339Nano),
-			mdEventMetadata: string(md),
-		}
-		msgs[i] = m
-	}
-	return msgs, nil
 }
 
 func isUniqueViolation(err error) bool {

@@ -26,7 +26,11 @@ func (n noted) OccurredAt() time.Time { return n.At }
 
 func newStore(t *testing.T) *eventstore.Store {
 	t.Helper()
-	db := pgtest.DB(t)
+	return newStoreFor(t, pgtest.DB(t))
+}
+
+func newStoreFor(t testing.TB, db *pgtest.Database) *eventstore.Store {
+	t.Helper()
 	reg := eventstore.NewRegistry()
 	if err := reg.Register(eventstore.EventDef{Name: "test.noted", Version: 1, New: func() kernel.Event { return &noted{} }}); err != nil {
 		t.Fatal(err)
@@ -220,5 +224,34 @@ func TestMetadataTravelsWithEvents(t *testing.T) {
 	var payload map[string]any
 	if err := json.Unmarshal(got[0].Payload, &payload); err != nil || payload["text"] != "x" {
 		t.Fatalf("payload = %s (%v)", got[0].Payload, err)
+	}
+}
+
+func TestBulkAppendReportsItsLastKeyAndKeepsOrder(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	ctx := context.Background()
+	evs := make([]kernel.Event, 250)
+	for i := range evs {
+		evs[i] = noted{Text: fmt.Sprint(i)}
+	}
+	res, err := s.Append(ctx, eventstore.Stream{Type: "test.note", ID: "bulk"}, eventstore.NoStream, evs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(ctx, "bulk", eventstore.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 250 || res.FromVersion != 1 || res.ToVersion != 250 || len(res.EventIDs) != 250 {
+		t.Fatalf("append result %+v, %d events stored", res, len(got))
+	}
+	for i, e := range got {
+		if e.Event.(*noted).Text != fmt.Sprint(i) || e.EventID != res.EventIDs[i] || (i > 0 && e.Position <= got[i-1].Position) {
+			t.Fatalf("event %d out of order: %+v", i, e)
+		}
+	}
+	if last := got[len(got)-1]; res.Last != last.Key() {
+		t.Fatalf("Last = %+v, want the key of the last stored event %+v", res.Last, last.Key())
 	}
 }

@@ -39,7 +39,7 @@ func Release(ctx context.Context, tx *stdsql.Tx, scope, value, ownerStream strin
 }
 
 func jsonUnmarshalMetadata(raw []byte, md *Metadata) error {
-	if len(raw) == 0 {
+	if len(raw) == 0 || string(raw) == "{}" {
 		return nil
 	}
 	if err := json.Unmarshal(raw, md); err != nil {

@@ -10,7 +10,6 @@ import (
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
-	"github.com/oklog/ulid/v2"
 )
 
 // Topic is the single Watermill topic of the store: every event is a message
@@ -42,9 +41,11 @@ const (
 type SchemaAdapter struct {
 	BatchSize int
 	Handles   []string
-	// Batch, when set, counts the rows of the batch being delivered, so the
-	// consumer knows which message is the batch's last (see Batch).
+	// Batch, when set, receives the decoded envelopes of the batch being
+	// delivered (see Batch).
 	Batch *Batch
+
+	rows *appendRows // the typed columns of the append being published
 }
 
 // Batch hands a consumer the envelopes of the batch Watermill is delivering,
@@ -100,49 +101,33 @@ func Index(m *message.Message) int {
 
 var _ wsql.SchemaAdapter = SchemaAdapter{}
 
-// InsertQuery inserts all messages in one statement with unnest.
+// InsertQuery inserts the messages of one append (Store.AppendTx) in one
+// statement: VALUES for one event, unnest of typed arrays for many (their
+// positions then come from the column default, in row order). It refuses
+// messages that were not encoded by the store.
 func (a SchemaAdapter) InsertQuery(topic string, msgs message.Messages) (wsql.Query, error) {
 	if topic != Topic {
 		return wsql.Query{}, fmt.Errorf("unknown topic %q", topic)
 	}
-	n := len(msgs)
-	pos, ids, stypes, sids, types, payloads, metas := make([]int64, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	versions, schemas, occurred := make([]int64, n), make([]int64, n), make([]time.Time, n)
-	for i, m := range msgs {
-		id, err := ulid.ParseStrict(m.UUID)
-		if err != nil {
-			return wsql.Query{}, fmt.Errorf("message %s: event id is not a ULID: %w", m.UUID, err)
-		}
-		ids[i] = uuidString(id)
-		if pos[i], err = strconv.ParseInt(m.Metadata.Get(mdPosition), 10, 64); err != nil {
-			return wsql.Query{}, fmt.Errorf("message %s: position: %w", m.UUID, err)
-		}
-		if versions[i], err = strconv.ParseInt(m.Metadata.Get(mdStreamVersion), 10, 64); err != nil {
-			return wsql.Query{}, fmt.Errorf("message %s: stream version: %w", m.UUID, err)
-		}
-		if schemas[i], err = strconv.ParseInt(m.Metadata.Get(mdSchemaVersion), 10, 64); err != nil {
-			return wsql.Query{}, fmt.Errorf("message %s: schema version: %w", m.UUID, err)
-		}
-		if occurred[i], err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdOccurredAt)); err != nil {
-			return wsql.Query{}, fmt.Errorf("message %s: occurred at: %w", m.UUID, err)
-		}
-		stypes[i], sids[i], types[i] = m.Metadata.Get(mdStreamType), m.Metadata.Get(mdStreamID), m.Metadata.Get(mdEventType)
-		payloads[i], metas[i] = string(m.Payload), m.Metadata.Get(mdEventMetadata)
+	r := a.rows
+	if !r.matches(msgs) {
+		return wsql.Query{}, fmt.Errorf("events are published through eventstore.Store.Append only")
 	}
-	if n == 1 { // scalar parameters: cheaper to encode and to execute than ten arrays
+	if len(msgs) == 1 && len(r.positions) == 1 {
 		return wsql.Query{
 			Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
 					event_type, schema_version, payload, metadata, occurred_at)
 				VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-			Args: []any{pos[0], ids[0], stypes[0], sids[0], versions[0], types[0], schemas[0], payloads[0], metas[0], occurred[0]},
+			Args: []any{r.positions[0], r.ids[0], r.stype, r.sid, r.versions[0], r.types[0], r.schemas[0], r.payloads[0], r.meta, r.occurred[0]},
 		}, nil
 	}
 	return wsql.Query{
-		Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
+		Query: `INSERT INTO es.events (event_id, stream_type, stream_id, stream_version,
 				event_type, schema_version, payload, metadata, occurred_at)
-			SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::int[],
-				$6::text[], $7::int[], $8::jsonb[], $9::jsonb[], $10::timestamptz[])`,
-		Args: []any{pos, ids, stypes, sids, versions, types, schemas, payloads, metas, occurred},
+			SELECT id, $2, $3, version, type, schema, payload::jsonb, $8::jsonb, occurred
+			FROM unnest($1::uuid[], $4::bigint[], $5::text[], $6::int[], $7::text[], $9::timestamptz[])
+				AS e(id, version, type, schema, payload, occurred)`,
+		Args: []any{r.ids, r.stype, r.sid, r.versions, r.types, r.schemas, r.payloads, r.meta, r.occurred},
 	}, nil
 }
 
@@ -176,9 +161,13 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 	}
 }
 
+// DefaultBatchSize is the consumer batch size when none is set: a batch
+// then costs well under a millisecond to read, whatever the backlog.
+const DefaultBatchSize = 100
+
 func (a SchemaAdapter) batchSize() int {
 	if a.BatchSize <= 0 {
-		return 500
+		return DefaultBatchSize
 	}
 	return a.BatchSize
 }

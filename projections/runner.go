@@ -17,7 +17,7 @@ import (
 
 // Config tunes the live consumers. Zero values take the defaults.
 type Config struct {
-	BatchSize    int           // events per consumer transaction (500)
+	BatchSize    int           // events per consumer transaction (eventstore.DefaultBatchSize)
 	PollInterval time.Duration // fallback poll when no notification comes (500ms)
 	RetryMin     time.Duration // first retry delay after a failing event (100ms)
 	RetryMax     time.Duration // longest retry delay (30s)
@@ -30,7 +30,7 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	if c.BatchSize <= 0 {
-		c.BatchSize = 500
+		c.BatchSize = eventstore.DefaultBatchSize
 	}
 	if c.PollInterval <= 0 {
 		c.PollInterval = 500 * time.Millisecond

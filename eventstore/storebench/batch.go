@@ -55,7 +55,7 @@ func (b *bench) batches(ctx context.Context) ([]Figure, error) {
 	}
 	adapter := eventstore.SchemaAdapter{}
 	ours := adapter.SelectQuery(eventstore.Topic, batchGroup, nil)
-	base := defaultShapeQuery(batchGroup, 500) // our adapter's default batch size
+	base := defaultShapeQuery(batchGroup, eventstore.DefaultBatchSize) // the consumers' batch size
 	var figs []Figure
 	for _, backlog := range b.o.Backlogs {
 		unread := min(int64(backlog), total)
@@ -70,7 +70,7 @@ func (b *bench) batches(ctx context.Context) ([]Figure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("default-shape batch: %w", err)
 		}
-		if oursRows != baseRows || int64(oursRows) != min(unread, 500) {
+		if oursRows != baseRows || int64(oursRows) != min(unread, eventstore.DefaultBatchSize) {
 			return nil, fmt.Errorf("batch with %d unread: ours read %d rows, the default shape %d", unread, oursRows, baseRows)
 		}
 		oe, err := b.explainBatch(ctx, ours)

@@ -1,0 +1,80 @@
+package eventstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/oklog/ulid/v2"
+
+	"github.com/strata-platform/strata/domain/kernel"
+)
+
+// appendRows are the typed columns of one append. The store hands them to
+// its SchemaAdapter next to the Watermill messages (which carry the event id
+// and payload), so InsertQuery needs no round trip through string metadata.
+type appendRows struct {
+	ulids     []string
+	ids       []string // the ULIDs in uuid text form
+	positions []int64  // drawn by the version check for one event; nil: column default
+	stype     string
+	sid       string
+	versions  []int64
+	types     []string
+	schemas   []int64
+	payloads  []string
+	meta      string
+	occurred  []time.Time
+}
+
+// encode turns events into rows and messages, checking every type is registered.
+func (s *Store) encode(ctx context.Context, stream Stream, events []kernel.Event) (*appendRows, []*message.Message, error) {
+	md, err := json.Marshal(MetadataFrom(ctx))
+	if err != nil {
+		return nil, nil, fmt.Errorf("encode metadata: %w", err)
+	}
+	n := len(events)
+	r := &appendRows{ulids: make([]string, n), ids: make([]string, n), stype: stream.Type, sid: stream.ID,
+		versions: make([]int64, n), types: make([]string, n), schemas: make([]int64, n), payloads: make([]string, n),
+		meta: string(md), occurred: make([]time.Time, n)}
+	msgs := make([]*message.Message, n)
+	now := s.clock.Now().UTC()
+	for i, ev := range events {
+		name := ev.EventType()
+		version, ok := s.reg.Version(name)
+		if !ok {
+			return nil, nil, fmt.Errorf("append %s: event type %q is not registered", stream.ID, name)
+		}
+		payload, err := json.Marshal(ev)
+		if err != nil {
+			return nil, nil, fmt.Errorf("append %s: encode %s: %w", stream.ID, name, err)
+		}
+		r.occurred[i] = now
+		if d, ok := ev.(kernel.Dated); ok && !d.OccurredAt().IsZero() {
+			r.occurred[i] = d.OccurredAt().UTC()
+		}
+		id := s.ids.NewID()
+		u, err := ulid.ParseStrict(id)
+		if err != nil {
+			return nil, nil, fmt.Errorf("append %s: event id %q is not a ULID: %w", stream.ID, id, err)
+		}
+		r.ulids[i], r.ids[i], r.types[i], r.schemas[i], r.payloads[i] = id, uuidString(u), name, int64(version), string(payload)
+		msgs[i] = message.NewMessage(id, payload)
+	}
+	return r, msgs, nil
+}
+
+// matches reports whether msgs are the messages these rows were encoded with.
+func (r *appendRows) matches(msgs message.Messages) bool {
+	if r == nil || len(msgs) != len(r.ulids) {
+		return false
+	}
+	for i, m := range msgs {
+		if m.UUID != r.ulids[i] {
+			return false
+		}
+	}
+	return true
+}
