@@ -8,6 +8,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"github.com/jackc/pgx/v5"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -296,4 +297,20 @@ func isZombie(pid int) bool {
 	}
 	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
 	return len(fields) > 0 && fields[0] == "Z"
+}
+
+func TestWithDatabase(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://u:p@db:5432/postgres?sslmode=disable": "postgres://u:p@db:5432/t_1?sslmode=disable",
+		"postgresql:///x?host=%2Ftmp%2Fs&port=5":          "postgresql:///t_1?host=%2Ftmp%2Fs&port=5",
+		"host=db user=u dbname=postgres":                  "host=db user=u dbname=postgres dbname=t_1",
+	} {
+		got, err := WithDatabase(in, "t_1")
+		if err != nil || got != want {
+			t.Errorf("WithDatabase(%q) = %q, %v; want %q", in, got, err, want)
+		}
+		if cfg, err := pgx.ParseConfig(got); err != nil || cfg.Database != "t_1" {
+			t.Errorf("%q: database %v, %v", got, cfg, err)
+		}
+	}
 }

@@ -188,7 +188,7 @@ func (s *server) url(dbname string) (string, error) {
 	if s.cluster != nil {
 		return s.cluster.URL(dbname), nil
 	}
-	return withDatabase(s.baseURL, dbname)
+	return pgcluster.WithDatabase(s.baseURL, dbname)
 }
 
 func (s *server) create(ctx context.Context) (*Database, error) {

@@ -106,21 +106,6 @@ func TestMigrationsHash(t *testing.T) {
 	}
 }
 
-func TestWithDatabase(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u:p@db:5432/postgres?sslmode=disable": "postgres://u:p@db:5432/t_1?sslmode=disable",
-		"postgresql:///x?host=%2Ftmp%2Fs&port=5":          "postgresql:///t_1?host=%2Ftmp%2Fs&port=5",
-		"host=db user=u dbname=postgres":                  "host=db user=u dbname=postgres dbname=t_1",
-	} {
-		got, err := withDatabase(in, "t_1")
-		if err != nil || got != want {
-			t.Errorf("withDatabase(%q) = %q, %v; want %q", in, got, err, want)
-		}
-		if cfg, err := pgx.ParseConfig(got); err != nil || cfg.Database != "t_1" {
-			t.Errorf("%q: database %v, %v", got, cfg, err)
-		}
-	}
-}
 
 // BenchmarkClone compares the CREATE DATABASE strategies on the template
 // (PostgreSQL 15+), and measures what a DB call and its cleanup do.

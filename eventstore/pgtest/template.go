@@ -9,8 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -141,28 +139,6 @@ func migrate(ctx context.Context, dbname string, urlFor func(string) (string, er
 	return db.Close()
 }
 
-// withDatabase returns connString (a postgres:// URL or a keyword/value
-// string, as pgx accepts) pointed at database dbname.
-func withDatabase(connString, dbname string) (string, error) {
-	if strings.HasPrefix(connString, "postgres://") || strings.HasPrefix(connString, "postgresql://") {
-		u, err := url.Parse(connString)
-		if err != nil {
-			return "", fmt.Errorf("parse database URL: %w", err)
-		}
-		u.Path, u.RawPath = "/"+dbname, ""
-		q := u.Query()
-		if q.Has("dbname") {
-			q.Set("dbname", dbname)
-			u.RawQuery = q.Encode()
-		}
-		return u.String(), nil
-	}
-	if _, err := pgx.ParseConfig(connString); err != nil {
-		return "", fmt.Errorf("parse database connection string: %w", err)
-	}
-	// In a keyword/value string the last setting of a keyword wins.
-	return connString + " dbname=" + dbname, nil
-}
 
 // ident quotes a database name pgtest made up (letters, digits, '_').
 func ident(name string) string {

@@ -7,8 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
-	"strings"
+	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,7 +34,7 @@ type Scratch struct {
 // migrations to it and opens a pool on it. It connects to the server's
 // "postgres" database to create it; the role needs CREATEDB.
 func NewScratch(ctx context.Context, serverURL string) (*Scratch, error) {
-	adminURL, err := WithDatabase(serverURL, "postgres")
+	adminURL, err := pgcluster.WithDatabase(serverURL, "postgres")
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +57,7 @@ func NewScratch(ctx context.Context, serverURL string) (*Scratch, error) {
 
 func (s *Scratch) open(ctx context.Context, serverURL string) error {
 	var err error
-	if s.URL, err = WithDatabase(serverURL, s.Name); err != nil {
+	if s.URL, err = pgcluster.WithDatabase(serverURL, s.Name); err != nil {
 		return err
 	}
 	if s.DB, err = stdsql.Open("pgx", s.URL); err != nil {
@@ -87,26 +86,4 @@ func (s *Scratch) Close() error {
 	}
 	errs = append(errs, s.admin.Close())
 	return errors.Join(errs...)
-}
-
-// WithDatabase returns connString (a postgres:// URL or a keyword/value
-// string, as pgx accepts) pointed at database dbname on the same server.
-func WithDatabase(connString, dbname string) (string, error) {
-	if strings.HasPrefix(connString, "postgres://") || strings.HasPrefix(connString, "postgresql://") {
-		u, err := url.Parse(connString)
-		if err != nil {
-			return "", fmt.Errorf("parse database URL: %w", err)
-		}
-		u.Path, u.RawPath = "/"+dbname, ""
-		if q := u.Query(); q.Has("dbname") {
-			q.Set("dbname", dbname)
-			u.RawQuery = q.Encode()
-		}
-		return u.String(), nil
-	}
-	if _, err := pgx.ParseConfig(connString); err != nil {
-		return "", fmt.Errorf("parse database connection string: %w", err)
-	}
-	// In a keyword/value string the last setting of a keyword wins.
-	return connString + " dbname=" + dbname, nil
 }

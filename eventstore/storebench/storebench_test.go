@@ -139,15 +139,3 @@ func TestScratchIsCreatedMigratedAndDropped(t *testing.T) {
 	}
 }
 
-func TestWithDatabase(t *testing.T) {
-	for in, want := range map[string]string{
-		"postgres://u@/strata?host=%2Ftmp%2Fs&port=5432": "postgres://u@/other?host=%2Ftmp%2Fs&port=5432",
-		"postgres://u:p@h:5432/strata?sslmode=disable":   "postgres://u:p@h:5432/other?sslmode=disable",
-		"host=h user=u dbname=strata":                    "host=h user=u dbname=strata dbname=other",
-	} {
-		got, err := storebench.WithDatabase(in, "other")
-		if err != nil || got != want {
-			t.Errorf("WithDatabase(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-}
