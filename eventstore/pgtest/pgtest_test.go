@@ -106,7 +106,6 @@ func TestMigrationsHash(t *testing.T) {
 	}
 }
 
-
 // BenchmarkClone compares the CREATE DATABASE strategies on the template
 // (PostgreSQL 15+), and measures what a DB call and its cleanup do.
 func BenchmarkClone(b *testing.B) {

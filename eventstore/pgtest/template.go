@@ -139,7 +139,6 @@ func migrate(ctx context.Context, dbname string, urlFor func(string) (string, er
 	return db.Close()
 }
 
-
 // ident quotes a database name pgtest made up (letters, digits, '_').
 func ident(name string) string {
 	return pgx.Identifier{name}.Sanitize()

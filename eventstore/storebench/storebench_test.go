@@ -138,4 +138,3 @@ func TestScratchIsCreatedMigratedAndDropped(t *testing.T) {
 		t.Errorf("scratch database %s still exists after Close (err %v)", s.Name, err)
 	}
 }
-
