@@ -13,6 +13,7 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 
+	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"github.com/strata-platform/strata/migrations"
 )
@@ -65,6 +66,20 @@ func (c *command) openDatabase(ctx context.Context, migrate bool) (*database, er
 		}
 	}
 	return d, nil
+}
+
+// open builds the sealed event registry (start-up stops on a registration
+// error before touching the database), then opens and migrates the database.
+func (c *command) open(ctx context.Context) (*eventstore.Registry, *database, error) {
+	reg, err := c.wiring.registry()
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := c.openDatabase(ctx, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return reg, db, nil
 }
 
 func (c *command) embedded(ctx context.Context, d *database) error {

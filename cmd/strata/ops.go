@@ -58,11 +58,7 @@ func (c *command) projectionsStatus(ctx context.Context, args []string) error {
 	} else if len(rest) > 0 {
 		return fmt.Errorf("%w: projections status takes no arguments", errUsage)
 	}
-	reg, err := c.wiring.registry()
-	if err != nil {
-		return err
-	}
-	db, err := c.openDatabase(ctx, true)
+	reg, db, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
@@ -160,11 +156,7 @@ func (c *command) events(ctx context.Context, args []string) error {
 		}
 		f.Until = t
 	}
-	reg, err := c.wiring.registry()
-	if err != nil {
-		return err
-	}
-	db, err := c.openDatabase(ctx, true)
+	reg, db, err := c.open(ctx)
 	if err != nil {
 		return err
 	}

@@ -34,11 +34,7 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	reg, err := c.wiring.registry()
-	if err != nil {
-		return err
-	}
-	db, err := c.openDatabase(ctx, true)
+	reg, db, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
