@@ -72,23 +72,29 @@ func (s *Store) Append(ctx context.Context, stream Stream, expected int64, event
 // nil; otherwise it rolls back and returns fn's error. After a commit it
 // wakes the consumers (see RunNotifier): commands that append inside their
 // own transaction should use InTx for that reason.
-func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) (err error) {
-	tx, err := s.db.BeginTx(ctx, nil)
+func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) error {
+	if err := RunInTx(ctx, s.db, nil, fn); err != nil {
+		return err
+	}
+	s.committed()
+	return nil
+}
+
+// RunInTx runs fn in a transaction of db with opts (nil: READ COMMITTED) and
+// commits it when fn returns nil; otherwise it rolls back and returns fn's
+// error. It announces nothing: appends go through Store.InTx.
+func RunInTx(ctx context.Context, db *stdsql.DB, opts *stdsql.TxOptions, fn func(tx *stdsql.Tx) error) error {
+	tx, err := db.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	defer func() {
-		if err != nil {
-			_ = tx.Rollback()
-		}
-	}()
-	if err = fn(tx); err != nil {
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
 		return err
 	}
-	if err = tx.Commit(); err != nil {
+	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
-	s.committed()
 	return nil
 }
 

@@ -2,11 +2,10 @@ package eventstore
 
 import (
 	stdsql "database/sql"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
-	"time"
 
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -17,18 +16,11 @@ import (
 const Topic = "strata_events"
 
 // Message metadata keys carried between the store and the Watermill adapters.
+// mdBatchIndex is the message metadata key of a consumed message's index in
+// its batch (see Batch); ExtraData carries the transaction id for the ack.
 const (
-	mdPosition      = "position"
-	mdTransactionID = "transaction_id"
-	mdStreamType    = "stream_type"
-	mdStreamID      = "stream_id"
-	mdStreamVersion = "stream_version"
-	mdEventType     = "event_type"
-	mdSchemaVersion = "schema_version"
-	mdOccurredAt    = "occurred_at"
-	mdRecordedAt    = "recorded_at"
-	mdEventMetadata = "metadata"
 	mdBatchIndex    = "batch_index"
+	mdTransactionID = "transaction_id"
 )
 
 // SchemaAdapter is our Watermill schema adapter. Publishing a message inserts
@@ -172,34 +164,19 @@ func (a SchemaAdapter) batchSize() int {
 	return a.BatchSize
 }
 
-// UnmarshalMessage turns a consumed row into a message whose metadata carries
-// every envelope field; FromMessage turns it back.
+// UnmarshalMessage decodes a consumed row into the adapter's Batch and
+// returns a message that carries the event id, the payload and its index in
+// the batch; the consumer takes the decoded envelope from the Batch.
 func (a SchemaAdapter) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
+	if a.Batch == nil {
+		return wsql.Row{}, errors.New("a subscribing SchemaAdapter needs a Batch")
+	}
 	e, err := scanRaw(row)
 	if err != nil {
 		return wsql.Row{}, err
 	}
 	msg := message.NewMessage(e.EventID, []byte(e.Payload))
-	if a.Batch != nil {
-		msg.Metadata = message.Metadata{mdBatchIndex: strconv.Itoa(a.Batch.add(e))}
-	} else {
-		md, err := json.Marshal(e.Metadata)
-		if err != nil {
-			return wsql.Row{}, fmt.Errorf("event %d: metadata: %w", e.Position, err)
-		}
-		msg.Metadata = message.Metadata{
-			mdPosition:      strconv.FormatInt(e.Position, 10),
-			mdTransactionID: strconv.FormatUint(e.TransactionID, 10),
-			mdStreamType:    e.StreamType,
-			mdStreamID:      e.StreamID,
-			mdStreamVersion: strconv.FormatInt(e.StreamVersion, 10),
-			mdEventType:     e.Type,
-			mdSchemaVersion: strconv.Itoa(e.SchemaVersion),
-			mdEventMetadata: string(md),
-			mdOccurredAt:    e.OccurredAt.Format(time.RFC3339Nano),
-			mdRecordedAt:    e.RecordedAt.Format(time.RFC3339Nano),
-		}
-	}
+	msg.Metadata = message.Metadata{mdBatchIndex: strconv.Itoa(a.Batch.add(e))}
 	return wsql.Row{
 		Offset:    e.Position,
 		UUID:      []byte(e.EventID),
@@ -215,38 +192,6 @@ func (a SchemaAdapter) SchemaInitializingQueries(string) []wsql.Query { return n
 // SubscribeIsolationLevel is REPEATABLE READ: one snapshot per batch.
 func (a SchemaAdapter) SubscribeIsolationLevel() stdsql.IsolationLevel {
 	return stdsql.LevelRepeatableRead
-}
-
-// FromMessage rebuilds the raw envelope (not yet upcast) of a consumed message.
-// A nil payload means the consumer does not handle the event's type.
-func FromMessage(m *message.Message) (Envelope, error) {
-	e := Envelope{EventID: m.UUID, StreamType: m.Metadata.Get(mdStreamType), StreamID: m.Metadata.Get(mdStreamID),
-		Type: m.Metadata.Get(mdEventType), Payload: json.RawMessage(m.Payload)}
-	var err error
-	if e.Position, err = strconv.ParseInt(m.Metadata.Get(mdPosition), 10, 64); err != nil {
-		return e, fmt.Errorf("message %s: position: %w", m.UUID, err)
-	}
-	if e.TransactionID, err = strconv.ParseUint(m.Metadata.Get(mdTransactionID), 10, 64); err != nil {
-		return e, fmt.Errorf("message %s: transaction id: %w", m.UUID, err)
-	}
-	if e.StreamVersion, err = strconv.ParseInt(m.Metadata.Get(mdStreamVersion), 10, 64); err != nil {
-		return e, fmt.Errorf("message %s: stream version: %w", m.UUID, err)
-	}
-	if e.SchemaVersion, err = strconv.Atoi(m.Metadata.Get(mdSchemaVersion)); err != nil {
-		return e, fmt.Errorf("message %s: schema version: %w", m.UUID, err)
-	}
-	if e.OccurredAt, err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdOccurredAt)); err != nil {
-		return e, fmt.Errorf("message %s: occurred at: %w", m.UUID, err)
-	}
-	if e.RecordedAt, err = time.Parse(time.RFC3339Nano, m.Metadata.Get(mdRecordedAt)); err != nil {
-		return e, fmt.Errorf("message %s: recorded at: %w", m.UUID, err)
-	}
-	if md := m.Metadata.Get(mdEventMetadata); md != "" {
-		if err := json.Unmarshal([]byte(md), &e.Metadata); err != nil {
-			return e, fmt.Errorf("message %s: metadata: %w", m.UUID, err)
-		}
-	}
-	return e, nil
 }
 
 // OffsetsAdapter keeps consumer checkpoints in es.checkpoints.

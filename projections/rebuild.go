@@ -86,7 +86,7 @@ func (b Rebuilder) prepare(ctx context.Context, live, fresh, name string) error 
 	if !exists {
 		return fmt.Errorf("rebuild %s: schema %s does not exist (its migration creates it)", name, live)
 	}
-	return inTx(ctx, b.DB, nil, func(tx *stdsql.Tx) error {
+	return eventstore.RunInTx(ctx, b.DB, nil, func(tx *stdsql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DROP SCHEMA IF EXISTS `+quoteIdent(fresh)+` CASCADE; CREATE SCHEMA `+quoteIdent(fresh)); err != nil {
 			return fmt.Errorf("rebuild %s: fresh schema: %w", name, err)
 		}
@@ -122,7 +122,7 @@ func (b Rebuilder) replayTx(ctx context.Context, p Projector, schema string, key
 		return b.replayPage(ctx, tx, p, schema, key, res)
 	}
 	var n int
-	err := inTx(ctx, b.DB, &stdsql.TxOptions{Isolation: stdsql.LevelRepeatableRead}, func(tx *stdsql.Tx) error {
+	err := eventstore.RunInTx(ctx, b.DB, &stdsql.TxOptions{Isolation: stdsql.LevelRepeatableRead}, func(tx *stdsql.Tx) error {
 		var err error
 		n, err = b.replayPage(ctx, tx, p, schema, key, res)
 		return err
@@ -170,7 +170,7 @@ func (b Rebuilder) replayPage(ctx context.Context, tx *stdsql.Tx, p Projector, s
 
 // swap pauses the live consumer, replays what is left and swaps the schemas.
 func (b Rebuilder) swap(ctx context.Context, p Projector, live, fresh, old string, key *eventstore.Key, res *RebuildResult) error {
-	return inTx(ctx, b.DB, nil, func(tx *stdsql.Tx) error {
+	return eventstore.RunInTx(ctx, b.DB, nil, func(tx *stdsql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `SELECT 1 FROM es.checkpoints WHERE consumer_group = $1 FOR UPDATE`, p.Name()); err != nil {
 			return fmt.Errorf("rebuild %s: lock checkpoint: %w", p.Name(), err)
 		}
@@ -195,16 +195,4 @@ func (b Rebuilder) swap(ctx context.Context, p Projector, live, fresh, old strin
 		}
 		return nil
 	})
-}
-
-func inTx(ctx context.Context, db *stdsql.DB, opts *stdsql.TxOptions, fn func(*stdsql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, opts)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }

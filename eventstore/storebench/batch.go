@@ -131,9 +131,9 @@ func (b *bench) timeBatch(ctx context.Context, q wsql.Query) (durations, int, er
 			return 0, err
 		}
 		defer rows.Close()
-		n := 0
+		n, batch := 0, &eventstore.Batch{} // as the live consumer decodes a batch
 		for rows.Next() {
-			if _, err := (eventstore.SchemaAdapter{}).UnmarshalMessage(rows); err != nil {
+			if _, err := (eventstore.SchemaAdapter{Batch: batch}).UnmarshalMessage(rows); err != nil {
 				return n, err
 			}
 			n++

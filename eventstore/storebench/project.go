@@ -100,7 +100,7 @@ func (b *bench) fill(ctx context.Context) ([]Figure, error) {
 	const chunk = 10_000
 	for chunkNo := 0; have < int64(b.o.StoreEvents); chunkNo++ {
 		n := min(chunk, int64(b.o.StoreEvents)-have)
-		err := b.inTx(ctx, func(tx *stdsql.Tx) error {
+		err := eventstore.RunInTx(ctx, b.db, nil, func(tx *stdsql.Tx) error {
 			if _, err := tx.ExecContext(ctx, fillStreams, n, chunkNo); err != nil {
 				return err
 			}
@@ -117,18 +117,6 @@ func (b *bench) fill(ctx context.Context) ([]Figure, error) {
 		return nil, fmt.Errorf("vacuum: %w", err)
 	}
 	return nil, nil
-}
-
-func (b *bench) inTx(ctx context.Context, fn func(*stdsql.Tx) error) error {
-	tx, err := b.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	return tx.Commit()
 }
 
 // rebuilds measures projections.Rebuilder over the whole store with the
@@ -174,7 +162,7 @@ func (b *bench) rawRebuild(ctx context.Context, total int64) (float64, error) {
 		return 0, err
 	}
 	start := time.Now()
-	err := b.inTx(ctx, func(tx *stdsql.Tx) error {
+	err := eventstore.RunInTx(ctx, b.db, nil, func(tx *stdsql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO storebench.counters_raw (stream_id, events, last_version)
 			SELECT stream_id, count(*), max(stream_version) FROM es.events WHERE event_type = $1 GROUP BY stream_id`, EventType)
 		return err
