@@ -41,6 +41,7 @@ func testWiring() Wiring {
 			eventstore.EventDef{Name: "test.closed", Version: 1, New: func() kernel.Event { return &closed{} }},
 		)
 	}
+	w.Start = nil // the identity context needs its own events; see identity_test.go
 	w.Routes = func(string, *mux.Router, *App) {}
 	return w
 }

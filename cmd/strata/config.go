@@ -20,7 +20,11 @@ type Config struct {
 	LogLevel      slog.Level
 	MaxBodyBytes  int64
 	Version       string
-	ReadWaitLimit int // milliseconds a route waits for its projectors (read-your-writes)
+	ReadWaitLimit int    // milliseconds a route waits for its projectors (read-your-writes)
+	MasterKey     string // base64 of 32 bytes; empty: <data dir>/master.key
+	SMTPURL       string // empty: the dev mailbox under <data dir>/mail
+	Issuer        string // public base URL of the platform API (JWT iss)
+	ResetURL      string // password-reset link mailed to users
 }
 
 var defaultAddrs = map[string]string{
@@ -64,6 +68,10 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, fmt.Errorf("STRATA_READ_WAIT_MS: must be a positive integer, got %q", env["STRATA_READ_WAIT_MS"])
 	}
 	c.ReadWaitLimit = w
+	c.MasterKey = get("STRATA_MASTER_KEY", "")
+	c.SMTPURL = get("STRATA_SMTP_URL", "")
+	c.Issuer = strings.TrimRight(get("STRATA_PUBLIC_URL", "http://"+c.Addrs["api"]), "/")
+	c.ResetURL = get("STRATA_RESET_URL", c.Issuer+"/reset-password")
 	return c, nil
 }
 

@@ -63,7 +63,16 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	prom.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		newStoreCollector(db.SQL, runner))
 	health := &healthSource{db: db.SQL, runner: runner}
-	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger}
+	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger, Wake: wake, Config: c.cfg,
+		Go: func(fn func(ctx context.Context)) {
+			bgDone.Add(1)
+			go func() { defer bgDone.Done(); fn(bg) }()
+		}}
+	if c.wiring.Start != nil {
+		if err := c.wiring.Start(ctx, app); err != nil {
+			return err
+		}
+	}
 
 	servers := map[string]*http.Server{}
 	for _, name := range surfaces {

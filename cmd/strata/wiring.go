@@ -1,24 +1,36 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 
 	"github.com/gorilla/mux"
 
+	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
 	"github.com/strata-platform/strata/projections/catalog"
+	"github.com/strata-platform/strata/readapi/auth"
 )
 
-// App is what bounded contexts get to build their projectors and routes.
+// App is what bounded contexts get to build their services and routes.
 type App struct {
 	Store  *eventstore.Store
 	Runner *projections.Runner
 	Clock  kernel.Clock
 	IDs    kernel.IDs
 	Logger *slog.Logger
+	Wake   *projections.Signal // fired when events commit
+	Config Config
+	// Go runs fn in the background until the server stops; serve waits
+	// for it before closing the database.
+	Go func(fn func(ctx context.Context))
+	// Identity is the platform identity context; Auth authenticates the
+	// platform's credentials for every context.
+	Identity *identityContext
+	Auth     auth.Authenticator
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -29,6 +41,9 @@ type Wiring struct {
 	Events func(reg *eventstore.Registry) error
 	// Projectors returns the projectors to run live and to rebuild.
 	Projectors func(reg *eventstore.Registry) []projections.Projector
+	// Start builds the contexts' services once the store runs (before any
+	// route is added) and starts their background work with app.Go.
+	Start func(ctx context.Context, app *App) error
 	// Routes adds a context's routes to the named surface's router.
 	Routes func(surface string, r *mux.Router, app *App)
 }
@@ -36,12 +51,23 @@ type Wiring struct {
 // productionWiring is the wiring of `strata` itself.
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
-		return nil // bounded contexts register their events here as they land
+		return registerAll(reg, identity.Events())
 	},
 	Projectors: func(reg *eventstore.Registry) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names())}
 	},
-	Routes: func(string, *mux.Router, *App) {},
+	Start:  startIdentity,
+	Routes: identityRoutes,
+}
+
+// registerAll registers event constructors at schema version 1.
+func registerAll(reg *eventstore.Registry, events []func() kernel.Event) error {
+	for _, c := range events {
+		if err := reg.Register(eventstore.EventDef{Name: c().EventType(), Version: 1, New: c}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // registry builds and seals the registry; start-up stops on any error.

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	cmdidentity "github.com/strata-platform/strata/commands/identity"
+	"github.com/strata-platform/strata/commands/mail"
+	"github.com/strata-platform/strata/projections/accounts"
+	readidentity "github.com/strata-platform/strata/readapi/identity"
+)
+
+// identityContext is the running identity context.
+type identityContext struct {
+	Service *cmdidentity.Service
+	Auth    *readidentity.Authenticator
+	Master  *cmdidentity.MasterKey
+}
+
+// newIdentity builds the identity service from the configuration (master
+// key, mail) without starting it.
+func newIdentity(app *App) (*identityContext, error) {
+	cfg := app.Config
+	master, err := cmdidentity.LoadMasterKey(cfg.MasterKey, filepath.Join(cfg.DataDir, "master.key"))
+	if err != nil {
+		return nil, err
+	}
+	mailer, err := mail.New(cfg.SMTPURL, filepath.Join(cfg.DataDir, "mail"), app.Logger)
+	if err != nil {
+		return nil, fmt.Errorf("STRATA_SMTP_URL: %w", err)
+	}
+	dir := accounts.New(app.Store.DB(), app.Store.Registry(), app.Logger)
+	svc := cmdidentity.NewService(app.Store, dir, master, mailer, app.Clock, app.Logger, cmdidentity.Config{
+		Issuer: cfg.Issuer, ResetURL: cfg.ResetURL, ReadWait: time.Duration(cfg.ReadWaitLimit) * time.Millisecond})
+	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master}, nil
+}
+
+// startIdentity catches the identity directory up, makes sure a signing key
+// exists, and runs the directory's tail and the service's background work.
+func startIdentity(ctx context.Context, app *App) error {
+	id, err := newIdentity(app)
+	if err != nil {
+		return err
+	}
+	if err := id.Service.Start(ctx, id.Master); err != nil {
+		return fmt.Errorf("identity: %w", err)
+	}
+	app.Identity, app.Auth = id, id.Auth
+	app.Go(func(ctx context.Context) { id.Service.Directory().Run(ctx, app.Wake.Wait, time.Second) })
+	app.Go(id.Service.Run)
+	return nil
+}
+
+// identityRoutes serves the identity context on the platform API.
+func identityRoutes(surface string, r *mux.Router, app *App) {
+	if surface == "api" && app.Identity != nil {
+		readidentity.Routes(r, app.Identity.Service, app.Identity.Auth)
+	}
+}

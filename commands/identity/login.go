@@ -1,0 +1,67 @@
+package identity
+
+import (
+	"context"
+	"strings"
+
+	ident "github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// badCredentials is the one answer to every failed sign-in: it never says
+// whether the account exists.
+func badCredentials() error {
+	return kernel.Unauthenticated("incorrect email or password")
+}
+
+// Login signs in with email and password. client identifies the caller (its
+// address) for the brute-force limits. An unknown email costs the same
+// argon2id work as a known one, so timing does not reveal accounts.
+func (s *Service) Login(ctx context.Context, email, password, client string) (Session, error) {
+	if strings.TrimSpace(email) == "" {
+		return Session{}, kernel.Invalid("email", "required", "email is required")
+	}
+	if password == "" {
+		return Session{}, kernel.Invalid("password", "required", "password is required")
+	}
+	if len(password) > 4*ident.MaxPasswordLen {
+		return Session{}, badCredentials() // never hash unbounded input
+	}
+	account := strings.ToLower(strings.TrimSpace(email))
+	if err := s.limiter.Check(account, client); err != nil {
+		return Session{}, err
+	}
+	u, found := s.dir.UserByEmail(account)
+	hash := ""
+	if found && u.Active && !u.Temporary {
+		hash = u.PasswordHash
+	}
+	ok, err := s.hasher.Verify(ctx, password, hash)
+	if err != nil {
+		return Session{}, err
+	}
+	if !ok {
+		s.limiter.Fail(account, client)
+		return Session{}, badCredentials()
+	}
+	s.limiter.Succeed(account)
+	return s.session(u)
+}
+
+// Refresh issues a new access token for the holder of a valid one.
+func (s *Service) Refresh(ctx context.Context, userID string) (Session, error) {
+	u, ok := s.dir.User(userID)
+	if !ok || !u.Active {
+		return Session{}, kernel.Unauthenticated("the account is not active")
+	}
+	return s.session(u)
+}
+
+// Logout revokes the presented token (its jti) until it expires.
+func (s *Service) Logout(ctx context.Context, claims *Claims) error {
+	ev := &ident.TokenRevoked{UserID: claims.Subject, TokenID: claims.ID, ExpiresAt: claims.ExpiresAt.Time, At: s.clock.Now()}
+	return s.write(ctx, func(t *txn) error {
+		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: claims.Subject}, eventstore.AnyVersion, ev)
+	})
+}

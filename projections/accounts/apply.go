@@ -1,0 +1,69 @@
+package accounts
+
+import (
+	"strings"
+
+	"github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// apply folds one resolved identity event into the directory (d.mu held).
+func (d *Directory) apply(e eventstore.Envelope) {
+	switch ev := e.Event.(type) {
+	case *identity.UserRegistered:
+		u := &identity.User{}
+		u.Apply(ev)
+		d.users[ev.UserID] = u
+		d.byEmail[strings.ToLower(ev.Email)] = ev.UserID
+	case *identity.PasswordResetRequested:
+		if u := d.users[ev.UserID]; u != nil {
+			if u.Reset.TokenHash != "" {
+				delete(d.resets, u.Reset.TokenHash) // a newer token supersedes the old one
+			}
+			u.Apply(ev)
+			d.resets[ev.TokenHash] = ev.UserID
+		}
+	case *identity.PasswordResetCompleted:
+		delete(d.resets, ev.TokenHash)
+		d.applyUser(ev.UserID, ev)
+	case *identity.PasswordChanged:
+		d.applyUser(ev.UserID, ev)
+	case *identity.UserDeactivated:
+		d.applyUser(ev.UserID, ev)
+	case *identity.PlanChanged:
+		d.applyUser(ev.UserID, ev)
+	case *identity.RoleChanged:
+		d.applyUser(ev.UserID, ev)
+	case *identity.TokenRevoked:
+		d.revoked[ev.TokenID] = ev.ExpiresAt
+	case *identity.OrganizationCreated:
+		d.orgs[ev.OrganizationID] = &Organization{ID: ev.OrganizationID, Name: ev.Name, OwnerID: ev.OwnerID,
+			Members: map[string]string{ev.OwnerID: "owner"}, CreatedAt: ev.At,
+			Projects: []Project{{ID: ev.ProjectID, Name: ev.ProjectName}}}
+	case *identity.APIKeyIssued:
+		d.keys[ev.KeyID] = &identity.Key{ID: ev.KeyID, UserID: ev.UserID, OrganizationID: ev.OrganizationID,
+			ProjectID: ev.ProjectID, Name: ev.Name, Prefix: ev.Prefix, Lookup: ev.Lookup, SecretHash: ev.SecretHash,
+			ExpiresAt: ev.ExpiresAt, CreatedAt: ev.At}
+		d.byLookup[ev.Lookup] = ev.KeyID
+		d.userKeys[ev.UserID] = append(d.userKeys[ev.UserID], ev.KeyID)
+	case *identity.APIKeyRevoked:
+		if k := d.keys[ev.KeyID]; k != nil {
+			k.Revoked, k.RevokedReason = true, ev.Reason
+		}
+	case *identity.APIKeyUsed:
+		if k := d.keys[ev.KeyID]; k != nil {
+			k.UsageCount += ev.Count
+			if ev.LastUsedAt.After(k.LastUsedAt) {
+				k.LastUsedAt = ev.LastUsedAt
+			}
+		}
+	case *identity.SigningKeyAdded:
+		d.signing = append(d.signing, *ev)
+	}
+}
+
+func (d *Directory) applyUser(id string, ev interface{ EventType() string }) {
+	if u := d.users[id]; u != nil {
+		u.Apply(ev)
+	}
+}

@@ -1,0 +1,178 @@
+// Package accounts is the identity context's read model: an in-memory
+// directory of users, organizations, API keys, revoked tokens and signing
+// keys, folded from the identity events. Every request on every surface
+// authenticates against it, so it answers in microseconds without a database
+// round trip. It has no tables and no checkpoint: each process replays the
+// identity events at start and then tails the store (woken by the commit
+// notifications, polling as a fallback). Commands call Sync with the key of
+// their append before they answer, so a write is visible to the next request.
+package accounts
+
+import (
+	"context"
+	stdsql "database/sql"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// Organization is a workspace with its members (user id -> role) and projects.
+type Organization struct {
+	ID        string
+	Name      string
+	OwnerID   string
+	Members   map[string]string
+	Projects  []Project
+	CreatedAt time.Time
+}
+
+// Project belongs to one organization.
+type Project struct {
+	ID   string
+	Name string
+}
+
+// Directory is the in-memory identity read model. It is safe for concurrent use.
+type Directory struct {
+	db    *stdsql.DB
+	reg   *eventstore.Registry
+	log   *slog.Logger
+	types []string
+
+	readMu sync.Mutex // one catch-up at a time
+
+	mu        sync.RWMutex
+	key       eventstore.Key
+	users     map[string]*identity.User
+	byEmail   map[string]string
+	orgs      map[string]*Organization
+	keys      map[string]*identity.Key
+	byLookup  map[string]string
+	userKeys  map[string][]string
+	revoked   map[string]time.Time // jti -> token expiry
+	resets    map[string]string    // reset token hash -> user id
+	signing   []identity.SigningKeyAdded
+	changed   chan struct{}
+	batchSize int
+}
+
+// New returns an empty directory reading the identity events of reg from db.
+func New(db *stdsql.DB, reg *eventstore.Registry, logger *slog.Logger) *Directory {
+	var types []string
+	for _, c := range identity.Events() {
+		types = append(types, c().EventType())
+	}
+	sort.Strings(types)
+	return &Directory{db: db, reg: reg, log: logger, types: types,
+		users: map[string]*identity.User{}, byEmail: map[string]string{}, orgs: map[string]*Organization{},
+		keys: map[string]*identity.Key{}, byLookup: map[string]string{}, userKeys: map[string][]string{},
+		revoked: map[string]time.Time{}, resets: map[string]string{}, changed: make(chan struct{}), batchSize: 2000}
+}
+
+// Key returns the position up to which the directory has applied the store.
+func (d *Directory) Key() eventstore.Key {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.key
+}
+
+// CatchUp applies every event committed after the directory's key (below the
+// store's visibility horizon) and returns when none is left.
+func (d *Directory) CatchUp(ctx context.Context) error {
+	d.readMu.Lock()
+	defer d.readMu.Unlock()
+	for {
+		page, err := eventstore.ReadAfter(ctx, d.db, d.Key(), d.batchSize, d.types)
+		if err != nil {
+			return fmt.Errorf("accounts: catch up: %w", err)
+		}
+		if len(page) == 0 {
+			return nil
+		}
+		for i := range page {
+			if page[i].Payload != nil {
+				if err := d.reg.Resolve(&page[i]); err != nil {
+					return fmt.Errorf("accounts: %w", err)
+				}
+			}
+		}
+		d.mu.Lock()
+		for _, e := range page {
+			if e.Event != nil {
+				d.apply(e)
+			}
+			d.key = e.Key()
+		}
+		close(d.changed)
+		d.changed = make(chan struct{})
+		d.mu.Unlock()
+		if len(page) < d.batchSize {
+			return nil
+		}
+	}
+}
+
+// Sync returns once the directory has applied key (the Last key of an
+// append), catching up itself; a ctx that ends first gives an unavailable
+// error (the write is stored; the read model is late).
+func (d *Directory) Sync(ctx context.Context, key eventstore.Key) error {
+	for {
+		if !d.Key().Less(key) {
+			return nil
+		}
+		if err := d.CatchUp(ctx); err != nil {
+			if ctx.Err() != nil {
+				return kernel.Unavailable("the change is stored but not visible yet; retry shortly", ctx.Err())
+			}
+			return err
+		}
+		if !d.Key().Less(key) {
+			return nil
+		}
+		select { // an older transaction still holds the horizon back
+		case <-ctx.Done():
+			return kernel.Unavailable("the change is stored but not visible yet; retry shortly", ctx.Err())
+		case <-time.After(2 * time.Millisecond):
+		}
+	}
+}
+
+// Run tails the store until ctx ends: it catches up whenever wake delivers
+// and at least every poll interval; expired revocations are dropped hourly.
+func (d *Directory) Run(ctx context.Context, wake func() <-chan struct{}, poll time.Duration) {
+	prune := time.NewTicker(time.Hour)
+	defer prune.Stop()
+	for {
+		if err := d.CatchUp(ctx); err != nil && ctx.Err() == nil {
+			d.log.Error("accounts directory: catch up failed", "err", err)
+		}
+		var w <-chan struct{}
+		if wake != nil {
+			w = wake()
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-w:
+		case <-time.After(poll):
+		case now := <-prune.C:
+			d.pruneRevoked(now)
+		}
+	}
+}
+
+func (d *Directory) pruneRevoked(now time.Time) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for jti, exp := range d.revoked {
+		if now.After(exp.Add(time.Minute)) {
+			delete(d.revoked, jti)
+		}
+	}
+}

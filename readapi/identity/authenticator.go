@@ -1,0 +1,87 @@
+// Package identity serves the identity context over HTTP (the platform API's
+// /api/v1/auth, /api/v1/api-keys and JWKS routes) and provides the
+// Authenticator every other context uses.
+package identity
+
+import (
+	"net/http"
+	"strings"
+
+	cmd "github.com/strata-platform/strata/commands/identity"
+	ident "github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/readapi/auth"
+)
+
+// Authenticator checks the platform's credentials against the in-memory
+// directory: `Authorization: Bearer <JWT>`, `X-API-Key: <key>` or
+// `Authorization: Bearer <key>`. A JWT must verify (RS256, a current key,
+// issuer, audience, expiry), not be logged out, belong to an active user,
+// and carry the user's current security stamp.
+type Authenticator struct {
+	svc *cmd.Service
+}
+
+// NewAuthenticator returns the platform authenticator.
+func NewAuthenticator(svc *cmd.Service) *Authenticator { return &Authenticator{svc: svc} }
+
+var _ auth.Authenticator = (*Authenticator)(nil)
+
+func unauthenticated() error {
+	return kernel.Unauthenticated("missing credentials: send Authorization: Bearer <token> or X-API-Key: <key>")
+}
+
+// Authenticate implements auth.Authenticator.
+func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
+	if key := strings.TrimSpace(r.Header.Get("X-API-Key")); key != "" {
+		return a.key(key)
+	}
+	cred, ok := bearer(r)
+	if !ok {
+		return auth.Principal{}, unauthenticated()
+	}
+	if ident.LooksLikeKey(cred) {
+		return a.key(cred)
+	}
+	p, _, err := a.JWT(cred)
+	return p, err
+}
+
+// bearer returns the credential of an `Authorization: Bearer` header.
+func bearer(r *http.Request) (string, bool) {
+	h := r.Header.Get("Authorization")
+	scheme, cred, ok := strings.Cut(h, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") || strings.TrimSpace(cred) == "" {
+		return "", false
+	}
+	return strings.TrimSpace(cred), true
+}
+
+// JWT authenticates an access token and returns its claims too.
+func (a *Authenticator) JWT(token string) (auth.Principal, *cmd.Claims, error) {
+	c, err := a.svc.Tokens().Verify(token)
+	if err != nil {
+		return auth.Principal{}, nil, err
+	}
+	dir := a.svc.Directory()
+	u, ok := dir.User(c.Subject)
+	if !ok || !u.Active || c.SV < u.SecurityStamp || dir.Revoked(c.ID) {
+		return auth.Principal{}, nil, kernel.Unauthenticated("the access token is invalid or has expired; log in again")
+	}
+	return auth.Principal{UserID: u.ID, Email: u.Email, Role: u.Role, Plan: u.Plan, OrganizationID: u.OrganizationID,
+		ProjectID: u.ProjectID, Method: auth.MethodJWT, TokenID: c.ID, ExpiresAt: c.ExpiresAt.Time}, c, nil
+}
+
+func (a *Authenticator) key(presented string) (auth.Principal, error) {
+	ka, err := a.svc.AuthenticateKey(presented)
+	if err != nil {
+		return auth.Principal{}, err
+	}
+	return principalOfKey(ka), nil
+}
+
+func principalOfKey(ka cmd.KeyAuth) auth.Principal {
+	return auth.Principal{UserID: ka.User.ID, Email: ka.User.Email, Role: ka.User.Role, Plan: ka.User.Plan,
+		OrganizationID: ka.Key.OrganizationID, ProjectID: ka.Key.ProjectID, Method: auth.MethodAPIKey,
+		KeyID: ka.Key.ID, KeyPrefix: ka.Key.Prefix, ExpiresAt: ka.Key.ExpiresAt, Temporary: ka.Key.Temporary()}
+}

@@ -1,0 +1,134 @@
+package identity
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	cmd "github.com/strata-platform/strata/commands/identity"
+	ident "github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/readapi/auth"
+	"github.com/strata-platform/strata/readapi/httpx"
+)
+
+// keyRecord is the seed's API key record (api_key only on creation).
+type keyRecord struct {
+	ID          string     `json:"id"`
+	APIKey      string     `json:"api_key,omitempty"`
+	Name        string     `json:"name"`
+	Prefix      string     `json:"prefix"`
+	IsActive    bool       `json:"is_active"`
+	LastUsedAt  *time.Time `json:"last_used_at"`
+	UsageCount  int64      `json:"usage_count"`
+	ExpiresAt   time.Time  `json:"expires_at"`
+	CreatedAt   time.Time  `json:"created_at"`
+	ProjectID   string     `json:"project_id"`
+	Environment string     `json:"environment"`
+}
+
+func recordOf(k ident.Key, now time.Time) keyRecord {
+	rec := keyRecord{ID: k.ID, Name: k.Name, Prefix: k.Prefix, IsActive: !k.Revoked && !k.Expired(now),
+		UsageCount: k.UsageCount, ExpiresAt: k.ExpiresAt, CreatedAt: k.CreatedAt, ProjectID: k.ProjectID,
+		Environment: ident.EnvLive}
+	if k.Prefix == ident.PrefixTest {
+		rec.Environment = ident.EnvTest
+	}
+	if !k.LastUsedAt.IsZero() {
+		t := k.LastUsedAt
+		rec.LastUsedAt = &t
+	}
+	return rec
+}
+
+func (h *handlers) createKey(w http.ResponseWriter, r *http.Request) {
+	p, _ := auth.From(r.Context())
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
+		return
+	}
+	var in struct {
+		Name          string `json:"name"`
+		ExpiresInDays *int   `json:"expires_in_days"`
+		Environment   string `json:"environment"`
+	}
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	k, err := h.svc.IssueKey(r.Context(), cmd.IssueKey{UserID: p.UserID, Name: in.Name, ExpiresInDays: in.ExpiresInDays,
+		Environment: in.Environment})
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	rec := recordOf(k.Key, h.svc.Now())
+	rec.APIKey = k.Secret
+	reply(w, r, http.StatusCreated, rec)
+}
+
+func (h *handlers) listKeys(w http.ResponseWriter, r *http.Request) {
+	p, _ := auth.From(r.Context())
+	now := h.svc.Now()
+	keys := h.svc.Directory().UserKeys(p.UserID)
+	out := make([]keyRecord, 0, len(keys))
+	for _, k := range keys {
+		out = append(out, recordOf(k, now))
+	}
+	reply(w, r, http.StatusOK, out)
+}
+
+func (h *handlers) revokeKey(w http.ResponseWriter, r *http.Request) {
+	p, _ := auth.From(r.Context())
+	id := mux.Vars(r)["key_id"]
+	if err := h.svc.RevokeKey(r.Context(), p.UserID, id); err != nil {
+		fail(w, r, err)
+		return
+	}
+	reply(w, r, http.StatusOK, message{Message: "API key " + id + " revoked"})
+}
+
+// verification is the seed's key verification result.
+type verification struct {
+	Status           string             `json:"status"`
+	Message          *string            `json:"message"`
+	Email            string             `json:"email"`
+	UserID           string             `json:"user_id"`
+	OrganizationID   string             `json:"organization_id"`
+	OrganizationName string             `json:"organization_name"`
+	Tier             string             `json:"tier"`
+	UserPlan         string             `json:"user_plan"`
+	Subscription     subscription       `json:"subscription"`
+	Capabilities     ident.Capabilities `json:"capabilities"`
+}
+
+type subscription struct {
+	Tier             string `json:"tier"`
+	Status           string `json:"status"`
+	CreditsTotal     int64  `json:"credits_total"`
+	CreditsRemaining int64  `json:"credits_remaining"`
+}
+
+func (h *handlers) verifyKey(w http.ResponseWriter, r *http.Request) {
+	p, err := h.auth.Authenticate(r)
+	if err == nil && p.Method != auth.MethodAPIKey {
+		err = unauthenticated()
+	}
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+		fail(w, r, err)
+		return
+	}
+	k, _ := h.svc.Directory().APIKey(p.KeyID)
+	u, _ := h.svc.Directory().User(p.UserID)
+	org, _ := h.svc.Directory().Organization(k.OrganizationID)
+	remaining := u.Credits // credits are consumed by the inference gateway (a later issue)
+	v := ident.Verify(&k, &u, remaining, h.svc.Now())
+	out := verification{Status: v.Status, Email: u.Email, UserID: u.ID, OrganizationID: org.ID,
+		OrganizationName: org.Name, Tier: v.Tier, UserPlan: u.Plan, Capabilities: v.Capabilities,
+		Subscription: subscription{Tier: v.Tier, Status: v.SubStatus, CreditsTotal: u.Credits, CreditsRemaining: remaining}}
+	if v.Message != "" {
+		out.Message = &v.Message
+	}
+	reply(w, r, http.StatusOK, out)
+}

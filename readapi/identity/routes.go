@@ -1,0 +1,30 @@
+package identity
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+
+	cmd "github.com/strata-platform/strata/commands/identity"
+	"github.com/strata-platform/strata/readapi/auth"
+)
+
+// Routes adds the identity routes to the platform API's router.
+func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
+	h := &handlers{svc: svc, auth: a}
+	need := func(f http.HandlerFunc) http.Handler { return auth.Require(a, f) }
+	r.Handle("/.well-known/jwks.json", http.HandlerFunc(h.jwks)).Methods(http.MethodGet)
+	r.Handle("/api/v1/auth/register", http.HandlerFunc(h.register)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/login", http.HandlerFunc(h.login)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/login-json", http.HandlerFunc(h.loginJSON)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/me", need(h.me)).Methods(http.MethodGet)
+	r.Handle("/api/v1/auth/refresh", http.HandlerFunc(h.refresh)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/logout", http.HandlerFunc(h.logout)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/forgot-password", http.HandlerFunc(h.forgotPassword)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/reset-password", http.HandlerFunc(h.resetPassword)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/change-password", need(h.changePassword)).Methods(http.MethodPost)
+	r.Handle("/api/v1/api-keys", need(h.createKey)).Methods(http.MethodPost)
+	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
+	r.Handle("/api/v1/api-keys/{key_id}", need(h.revokeKey)).Methods(http.MethodDelete)
+	r.Handle("/api/v1/public/api-keys/verify", http.HandlerFunc(h.verifyKey)).Methods(http.MethodPost)
+}
