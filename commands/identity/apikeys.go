@@ -99,7 +99,7 @@ type KeyAuth struct {
 // expired unless it is a tmp_ key (an expired trial still verifies, as
 // trial_expired). Any failure is the same 401. Use is counted in memory and
 // recorded in the background.
-func (s *Service) AuthenticateKey(presented string) (KeyAuth, error) {
+func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth, error) {
 	_, lookup, secret, ok := ident.ParseKey(presented)
 	if !ok {
 		return KeyAuth{}, invalidKey()
@@ -112,7 +112,7 @@ func (s *Service) AuthenticateKey(presented string) (KeyAuth, error) {
 	if subtle.ConstantTimeCompare([]byte(sha256Hex(secret)), []byte(stored)) != 1 || !found {
 		return KeyAuth{}, invalidKey()
 	}
-	if k.Revoked || !u.Active || (!k.Temporary() && k.Expired(s.clock.Now())) {
+	if k.Revoked || !u.Active || (k.Expired(s.clock.Now()) && !(expiredTrial && k.Temporary())) {
 		return KeyAuth{}, invalidKey()
 	}
 	s.usage.count(k.ID, s.clock.Now())

@@ -2,6 +2,7 @@ package identity
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -78,6 +79,27 @@ func (l *Limiter) Succeed(account string) {
 	l.mu.Unlock()
 }
 
+// Take counts one use of key and reports whether it stays within limit uses
+// per window; when it does not, the use is not counted and wait says when
+// the next one will be allowed.
+func (l *Limiter) Take(key string, limit int, window time.Duration) (time.Duration, bool) {
+	now := l.clock.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	uses := l.fails["u:"+key]
+	i := 0
+	for i < len(uses) && !now.Before(uses[i].Add(window)) {
+		i++
+	}
+	uses = uses[i:]
+	if len(uses) >= limit {
+		l.fails["u:"+key] = uses
+		return uses[len(uses)-limit].Add(window).Sub(now), false
+	}
+	l.fails["u:"+key] = append(uses, now)
+	return 0, true
+}
+
 // recent drops failures older than the window (l.mu held).
 func (l *Limiter) recent(key string, now time.Time) []time.Time {
 	f := l.fails[key]
@@ -99,7 +121,13 @@ func (l *Limiter) maybeSweep(now time.Time) {
 		return
 	}
 	l.sweep = now
-	for k := range l.fails {
+	for k, times := range l.fails {
+		if strings.HasPrefix(k, "u:") { // Take's windows differ; drop only long-idle keys
+			if len(times) == 0 || now.Sub(times[len(times)-1]) > 24*time.Hour {
+				delete(l.fails, k)
+			}
+			continue
+		}
 		l.recent(k, now)
 	}
 }

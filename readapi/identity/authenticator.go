@@ -34,14 +34,14 @@ func unauthenticated() error {
 // Authenticate implements auth.Authenticator.
 func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
 	if key := strings.TrimSpace(r.Header.Get("X-API-Key")); key != "" {
-		return a.key(key)
+		return a.key(key, false)
 	}
 	cred, ok := bearer(r)
 	if !ok {
 		return auth.Principal{}, unauthenticated()
 	}
 	if ident.LooksLikeKey(cred) {
-		return a.key(cred)
+		return a.key(cred, false)
 	}
 	p, _, err := a.JWT(cred)
 	return p, err
@@ -72,8 +72,21 @@ func (a *Authenticator) JWT(token string) (auth.Principal, *cmd.Claims, error) {
 		ProjectID: u.ProjectID, Method: auth.MethodJWT, TokenID: c.ID, ExpiresAt: c.ExpiresAt.Time}, c, nil
 }
 
-func (a *Authenticator) key(presented string) (auth.Principal, error) {
-	ka, err := a.svc.AuthenticateKey(presented)
+// PresentedKey returns the API key a request carries (X-API-Key, or a
+// bearer credential shaped like a key).
+func PresentedKey(r *http.Request) (string, bool) {
+	if key := strings.TrimSpace(r.Header.Get("X-API-Key")); key != "" {
+		return key, true
+	}
+	cred, ok := bearer(r)
+	if !ok || !ident.LooksLikeKey(cred) {
+		return "", false
+	}
+	return cred, true
+}
+
+func (a *Authenticator) key(presented string, expiredTrial bool) (auth.Principal, error) {
+	ka, err := a.svc.AuthenticateKey(presented, expiredTrial)
 	if err != nil {
 		return auth.Principal{}, err
 	}

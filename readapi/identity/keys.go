@@ -8,6 +8,7 @@ import (
 
 	cmd "github.com/strata-platform/strata/commands/identity"
 	ident "github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
@@ -110,10 +111,13 @@ type subscription struct {
 }
 
 func (h *handlers) verifyKey(w http.ResponseWriter, r *http.Request) {
-	p, err := h.auth.Authenticate(r)
-	if err == nil && p.Method != auth.MethodAPIKey {
-		err = unauthenticated()
+	presented, ok := PresentedKey(r)
+	if !ok {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+		fail(w, r, kernel.Unauthenticated("send the API key as X-API-Key: <key> or Authorization: Bearer <key>"))
+		return
 	}
+	p, err := h.auth.key(presented, true)
 	if err != nil {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
 		fail(w, r, err)
@@ -131,4 +135,16 @@ func (h *handlers) verifyKey(w http.ResponseWriter, r *http.Request) {
 		out.Message = &v.Message
 	}
 	reply(w, r, http.StatusOK, out)
+}
+
+func (h *handlers) createTemporaryKey(w http.ResponseWriter, r *http.Request) {
+	k, err := h.svc.CreateTemporary(r.Context(), clientOf(r))
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	rec := recordOf(k.Key, h.svc.Now())
+	rec.APIKey = k.Secret
+	rec.Environment = "trial"
+	reply(w, r, http.StatusCreated, rec)
 }

@@ -27,4 +27,5 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
 	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
 	r.Handle("/api/v1/api-keys/{key_id}", need(h.revokeKey)).Methods(http.MethodDelete)
 	r.Handle("/api/v1/public/api-keys/verify", http.HandlerFunc(h.verifyKey)).Methods(http.MethodPost)
+	r.Handle("/api/v1/public/api-keys/temporary", http.HandlerFunc(h.createTemporaryKey)).Methods(http.MethodPost)
 }
