@@ -112,6 +112,9 @@ func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth,
 	if subtle.ConstantTimeCompare([]byte(sha256Hex(secret)), []byte(stored)) != 1 || !found {
 		return KeyAuth{}, invalidKey()
 	}
+	if k.Revoked && k.RevokedReason == reasonClaimed {
+		return KeyAuth{}, s.claimedRefusal(k)
+	}
 	if k.Revoked || !u.Active || (k.Expired(s.clock.Now()) && !(expiredTrial && k.Temporary())) {
 		return KeyAuth{}, invalidKey()
 	}

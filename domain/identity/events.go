@@ -136,6 +136,36 @@ type APIKeyUsed struct {
 	LastUsedAt time.Time `json:"last_used_at"`
 }
 
+// ProjectMoved: a project left one organization for another (a claimed
+// temporary identity's project joins the claimer's workspace).
+type ProjectMoved struct {
+	ProjectID string    `json:"project_id"`
+	Name      string    `json:"name"`
+	FromOrgID string    `json:"from_organization_id"`
+	ToOrgID   string    `json:"to_organization_id"`
+	At        time.Time `json:"at"`
+}
+
+// APIKeyMoved: a key changed owner (identity merge); it keeps its project.
+type APIKeyMoved struct {
+	KeyID          string    `json:"key_id"`
+	FromUserID     string    `json:"from_user_id"`
+	ToUserID       string    `json:"to_user_id"`
+	OrganizationID string    `json:"organization_id"`
+	At             time.Time `json:"at"`
+}
+
+// IdentityMerged: the user claimed a temporary identity: its projects and
+// keys moved to the user, the tmp_ key was replaced by ClaimedKeyID.
+type IdentityMerged struct {
+	UserID       string    `json:"user_id"`
+	TempUserID   string    `json:"temp_user_id"`
+	ProjectIDs   []string  `json:"project_ids"`
+	KeyIDs       []string  `json:"key_ids"`
+	ClaimedKeyID string    `json:"claimed_key_id"`
+	At           time.Time `json:"at"`
+}
+
 // SigningKeyAdded: a JWT signing key pair was generated. The private key is
 // sealed with the server's master key (AES-256-GCM); the public key is
 // published in the JWKS. The newest key signs; older ones keep verifying.
@@ -162,6 +192,9 @@ func (APIKeyIssued) EventType() string           { return "identity.api_key_issu
 func (APIKeyRevoked) EventType() string          { return "identity.api_key_revoked" }
 func (APIKeyUsed) EventType() string             { return "identity.api_key_used" }
 func (SigningKeyAdded) EventType() string        { return "identity.signing_key_added" }
+func (ProjectMoved) EventType() string           { return "identity.project_moved" }
+func (APIKeyMoved) EventType() string            { return "identity.api_key_moved" }
+func (IdentityMerged) EventType() string         { return "identity.identity_merged" }
 
 // Events returns a zero value constructor for every identity event, for
 // registration in cmd/strata (all at schema version 1).
@@ -180,5 +213,8 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &APIKeyRevoked{} },
 		func() kernel.Event { return &APIKeyUsed{} },
 		func() kernel.Event { return &SigningKeyAdded{} },
+		func() kernel.Event { return &ProjectMoved{} },
+		func() kernel.Event { return &APIKeyMoved{} },
+		func() kernel.Event { return &IdentityMerged{} },
 	}
 }

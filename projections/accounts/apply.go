@@ -57,6 +57,17 @@ func (d *Directory) apply(e eventstore.Envelope) {
 				k.LastUsedAt = ev.LastUsedAt
 			}
 		}
+	case *identity.ProjectMoved:
+		d.moveProject(ev)
+	case *identity.APIKeyMoved:
+		if k := d.keys[ev.KeyID]; k != nil {
+			k.UserID, k.OrganizationID = ev.ToUserID, ev.OrganizationID
+			d.userKeys[ev.ToUserID] = append(d.userKeys[ev.ToUserID], ev.KeyID)
+		}
+	case *identity.IdentityMerged:
+		for _, kid := range ev.KeyIDs {
+			d.claims[kid] = ev.ClaimedKeyID
+		}
 	case *identity.SigningKeyAdded:
 		d.signing = append(d.signing, *ev)
 	}
@@ -65,5 +76,20 @@ func (d *Directory) apply(e eventstore.Envelope) {
 func (d *Directory) applyUser(id string, ev interface{ EventType() string }) {
 	if u := d.users[id]; u != nil {
 		u.Apply(ev)
+	}
+}
+
+func (d *Directory) moveProject(ev *identity.ProjectMoved) {
+	if from := d.orgs[ev.FromOrgID]; from != nil {
+		kept := from.Projects[:0]
+		for _, p := range from.Projects {
+			if p.ID != ev.ProjectID {
+				kept = append(kept, p)
+			}
+		}
+		from.Projects = kept
+	}
+	if to := d.orgs[ev.ToOrgID]; to != nil {
+		to.Projects = append(to.Projects, Project{ID: ev.ProjectID, Name: ev.Name})
 	}
 }

@@ -113,3 +113,15 @@ func (d *Directory) SigningKeys() []identity.SigningKeyAdded {
 	defer d.mu.RUnlock()
 	return append([]identity.SigningKeyAdded(nil), d.signing...)
 }
+
+// ClaimedKey returns the key issued in place of the tmp_ key keyID when its
+// identity was claimed (merged into a real account), if it was.
+func (d *Directory) ClaimedKey(keyID string) (identity.Key, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	id, ok := d.claims[keyID]
+	if !ok || d.keys[id] == nil {
+		return identity.Key{}, false
+	}
+	return *d.keys[id], true
+}

@@ -72,6 +72,7 @@ func writeStyled(w http.ResponseWriter, r *http.Request, style Style, err error)
 		detail:    ke.Message,
 		requestID: RequestID(r.Context()),
 		path:      r.URL.Path,
+		members:   membersOf(err),
 	})
 }
 

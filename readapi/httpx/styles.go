@@ -21,6 +21,7 @@ type errorView struct {
 	detail    string // the kernel message alone, for voice's details.message
 	requestID string
 	path      string
+	members   map[string]any // extension members (problem style only)
 }
 
 type problemBody struct {
@@ -100,10 +101,14 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 		body = hackathonBody{Error: hackathonError{StatusCode: v.info.status, Message: v.message, Path: v.path, RequestID: v.requestID}}
 	default:
 		contentType = "application/problem+json"
-		body = problemBody{
+		pb := problemBody{
 			Type: problemTypeBase + v.kind.String(), Title: http.StatusText(v.info.status),
 			Status: v.info.status, Detail: v.message, Instance: v.path, Code: v.kind.String(),
 			Field: v.field, Rule: v.rule, RequestID: v.requestID,
+		}
+		body = pb
+		if len(v.members) > 0 {
+			body = withMembers(pb, v.members)
 		}
 	}
 	h.Set("Content-Type", contentType)
@@ -114,4 +119,20 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 	// Every body type above marshals without error; a failed write means the
 	// client went away, and there is no one left to tell.
 	_ = json.NewEncoder(w).Encode(body)
+}
+
+// withMembers flattens a problem body and its extension members into one
+// object; a member never overrides a standard one.
+func withMembers(pb problemBody, members map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range members {
+		out[k] = v
+	}
+	raw, _ := json.Marshal(pb)
+	var std map[string]any
+	_ = json.Unmarshal(raw, &std)
+	for k, v := range std {
+		out[k] = v
+	}
+	return out
 }

@@ -4,6 +4,7 @@
 package identity
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	ident "github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/readapi/auth"
+	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 // Authenticator checks the platform's credentials against the in-memory
@@ -87,6 +89,11 @@ func PresentedKey(r *http.Request) (string, bool) {
 
 func (a *Authenticator) key(presented string, expiredTrial bool) (auth.Principal, error) {
 	ka, err := a.svc.AuthenticateKey(presented, expiredTrial)
+	var claimed *cmd.Claimed
+	if errors.As(err, &claimed) {
+		return auth.Principal{}, httpx.WithMembers(err, map[string]any{"workspace_name": claimed.WorkspaceName,
+			"suggested_api_key": map[string]string{"id": claimed.SuggestedID, "prefix": claimed.SuggestedPfx}})
+	}
 	if err != nil {
 		return auth.Principal{}, err
 	}

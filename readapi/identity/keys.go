@@ -148,3 +148,32 @@ func (h *handlers) createTemporaryKey(w http.ResponseWriter, r *http.Request) {
 	rec.Environment = "trial"
 	reply(w, r, http.StatusCreated, rec)
 }
+
+func (h *handlers) mergeIdentity(w http.ResponseWriter, r *http.Request) {
+	p, _ := auth.From(r.Context())
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
+		return
+	}
+	var in struct {
+		TempAPIKey string `json:"temp_api_key"`
+	}
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		fail(w, r, err)
+		return
+	}
+	m, err := h.svc.MergeIdentity(r.Context(), p.UserID, in.TempAPIKey)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
+	rec := recordOf(m.Claimed.Key, h.svc.Now())
+	rec.APIKey = m.Claimed.Secret
+	reply(w, r, http.StatusOK, map[string]any{
+		"message":        "temporary identity merged: its projects and keys now belong to your workspace",
+		"temp_user_id":   m.TempUserID,
+		"projects_moved": m.ProjectIDs,
+		"keys_moved":     m.KeyIDs,
+		"api_key":        rec,
+	})
+}

@@ -23,6 +23,7 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
 	r.Handle("/api/v1/auth/forgot-password", http.HandlerFunc(h.forgotPassword)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/reset-password", http.HandlerFunc(h.resetPassword)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/change-password", need(h.changePassword)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/merge-identity", need(h.mergeIdentity)).Methods(http.MethodPost)
 	r.Handle("/api/v1/api-keys", need(h.createKey)).Methods(http.MethodPost)
 	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
 	r.Handle("/api/v1/api-keys/{key_id}", need(h.revokeKey)).Methods(http.MethodDelete)
