@@ -33,6 +33,16 @@ const (
 	MaxNameLen         = 200
 )
 
+// Organization roles. The creator is the owner; owners and admins manage members.
+const (
+	OrgOwner  = "owner"
+	OrgAdmin  = "admin"
+	OrgMember = "member"
+)
+
+// CanManageMembers reports whether an organization role may add and remove members.
+func CanManageMembers(role string) bool { return role == OrgOwner || role == OrgAdmin }
+
 // ValidPlan reports whether p names a plan.
 func ValidPlan(p string) bool {
 	switch p {

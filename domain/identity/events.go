@@ -136,6 +136,23 @@ type APIKeyUsed struct {
 	LastUsedAt time.Time `json:"last_used_at"`
 }
 
+// MemberAdded: a user joined an organization with a role (member, admin).
+type MemberAdded struct {
+	OrganizationID string    `json:"organization_id"`
+	UserID         string    `json:"user_id"`
+	Role           string    `json:"role"`
+	AddedBy        string    `json:"added_by"`
+	At             time.Time `json:"at"`
+}
+
+// MemberRemoved: a user left an organization.
+type MemberRemoved struct {
+	OrganizationID string    `json:"organization_id"`
+	UserID         string    `json:"user_id"`
+	RemovedBy      string    `json:"removed_by"`
+	At             time.Time `json:"at"`
+}
+
 // ProjectMoved: a project left one organization for another (a claimed
 // temporary identity's project joins the claimer's workspace).
 type ProjectMoved struct {
@@ -195,6 +212,8 @@ func (SigningKeyAdded) EventType() string        { return "identity.signing_key_
 func (ProjectMoved) EventType() string           { return "identity.project_moved" }
 func (APIKeyMoved) EventType() string            { return "identity.api_key_moved" }
 func (IdentityMerged) EventType() string         { return "identity.identity_merged" }
+func (MemberAdded) EventType() string            { return "identity.member_added" }
+func (MemberRemoved) EventType() string          { return "identity.member_removed" }
 
 // Events returns a zero value constructor for every identity event, for
 // registration in cmd/strata (all at schema version 1).
@@ -216,5 +235,7 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &ProjectMoved{} },
 		func() kernel.Event { return &APIKeyMoved{} },
 		func() kernel.Event { return &IdentityMerged{} },
+		func() kernel.Event { return &MemberAdded{} },
+		func() kernel.Event { return &MemberRemoved{} },
 	}
 }

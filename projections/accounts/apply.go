@@ -38,8 +38,20 @@ func (d *Directory) apply(e eventstore.Envelope) {
 		d.revoked[ev.TokenID] = ev.ExpiresAt
 	case *identity.OrganizationCreated:
 		d.orgs[ev.OrganizationID] = &Organization{ID: ev.OrganizationID, Name: ev.Name, OwnerID: ev.OwnerID,
-			Members: map[string]string{ev.OwnerID: "owner"}, CreatedAt: ev.At,
+			Members: map[string]string{ev.OwnerID: identity.OrgOwner}, CreatedAt: ev.At,
 			Projects: []Project{{ID: ev.ProjectID, Name: ev.ProjectName}}}
+		d.userOrgs[ev.OwnerID] = append(d.userOrgs[ev.OwnerID], ev.OrganizationID)
+	case *identity.MemberAdded:
+		if o := d.orgs[ev.OrganizationID]; o != nil {
+			if _, already := o.Members[ev.UserID]; !already {
+				d.userOrgs[ev.UserID] = append(d.userOrgs[ev.UserID], ev.OrganizationID)
+			}
+			o.Members[ev.UserID] = ev.Role
+		}
+	case *identity.MemberRemoved:
+		if o := d.orgs[ev.OrganizationID]; o != nil {
+			delete(o.Members, ev.UserID)
+		}
 	case *identity.APIKeyIssued:
 		d.keys[ev.KeyID] = &identity.Key{ID: ev.KeyID, UserID: ev.UserID, OrganizationID: ev.OrganizationID,
 			ProjectID: ev.ProjectID, Name: ev.Name, Prefix: ev.Prefix, Lookup: ev.Lookup, SecretHash: ev.SecretHash,

@@ -125,3 +125,40 @@ func (d *Directory) ClaimedKey(keyID string) (identity.Key, bool) {
 	}
 	return *d.keys[id], true
 }
+
+// Membership is one organization a user belongs to, with the user's role.
+type Membership struct {
+	Organization Organization
+	Role         string
+}
+
+// Memberships returns the organizations userID belongs to, in the order joined.
+func (d *Directory) Memberships(userID string) []Membership {
+	d.mu.RLock()
+	ids := append([]string(nil), d.userOrgs[userID]...)
+	d.mu.RUnlock()
+	var out []Membership
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if o, ok := d.Organization(id); ok {
+			if role, member := o.Members[userID]; member {
+				out = append(out, Membership{Organization: o, Role: role})
+			}
+		}
+	}
+	return out
+}
+
+// Role returns userID's role in organization orgID ("" when not a member).
+func (d *Directory) Role(orgID, userID string) string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if o := d.orgs[orgID]; o != nil {
+		return o.Members[userID]
+	}
+	return ""
+}

@@ -33,8 +33,19 @@ func unauthenticated() error {
 	return kernel.Unauthenticated("missing credentials: send Authorization: Bearer <token> or X-API-Key: <key>")
 }
 
-// Authenticate implements auth.Authenticator.
+// Authenticate implements auth.Authenticator. The request acts in the
+// caller's default organization, or in the one X-Organization-ID names if
+// the caller belongs to it (403 otherwise); an API key acts only in its own
+// project's organization.
 func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
+	p, err := a.credentials(r)
+	if err != nil {
+		return p, err
+	}
+	return a.actIn(p, strings.TrimSpace(r.Header.Get("X-Organization-ID")))
+}
+
+func (a *Authenticator) credentials(r *http.Request) (auth.Principal, error) {
 	if key := strings.TrimSpace(r.Header.Get("X-API-Key")); key != "" {
 		return a.key(key, false)
 	}
@@ -47,6 +58,25 @@ func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
 	}
 	p, _, err := a.JWT(cred)
 	return p, err
+}
+
+func (a *Authenticator) actIn(p auth.Principal, orgID string) (auth.Principal, error) {
+	if orgID == "" || orgID == p.OrganizationID {
+		return p, nil
+	}
+	if p.Method == auth.MethodAPIKey {
+		return auth.Principal{}, kernel.Forbidden("an API key acts only in its own project's organization")
+	}
+	dir := a.svc.Directory()
+	if dir.Role(orgID, p.UserID) == "" {
+		return auth.Principal{}, kernel.Forbidden("you are not a member of the organization named by X-Organization-ID")
+	}
+	org, _ := dir.Organization(orgID)
+	p.OrganizationID, p.ProjectID = org.ID, ""
+	if len(org.Projects) > 0 {
+		p.ProjectID = org.Projects[0].ID
+	}
+	return p, nil
 }
 
 // bearer returns the credential of an `Authorization: Bearer` header.

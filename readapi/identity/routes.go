@@ -27,6 +27,11 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
 	r.Handle("/api/v1/api-keys", need(h.createKey)).Methods(http.MethodPost)
 	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
 	r.Handle("/api/v1/api-keys/{key_id}", need(h.revokeKey)).Methods(http.MethodDelete)
+	r.Handle("/api/v1/organizations", need(h.listOrganizations)).Methods(http.MethodGet)
+	r.Handle("/api/v1/organizations", need(h.createOrganization)).Methods(http.MethodPost)
+	r.Handle("/api/v1/organizations/{id}/members", need(h.listMembers)).Methods(http.MethodGet)
+	r.Handle("/api/v1/organizations/{id}/members", need(h.addMember)).Methods(http.MethodPost)
+	r.Handle("/api/v1/organizations/{id}/members/{user_id}", need(h.removeMember)).Methods(http.MethodDelete)
 	r.Handle("/api/v1/public/api-keys/verify", http.HandlerFunc(h.verifyKey)).Methods(http.MethodPost)
 	r.Handle("/api/v1/public/api-keys/temporary", http.HandlerFunc(h.createTemporaryKey)).Methods(http.MethodPost)
 }
