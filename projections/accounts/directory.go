@@ -59,7 +59,7 @@ type Directory struct {
 	resets    map[string]string    // reset token hash -> user id
 	signing   []identity.SigningKeyAdded
 	userOrgs  map[string][]string // user id -> organizations joined, in order (may hold ones left)
-	claims    map[string]string // key id of a claimed tmp_ key -> the key issued in its place
+	claims    map[string]string   // key id of a claimed tmp_ key -> the key issued in its place
 	changed   chan struct{}
 	batchSize int
 }
