@@ -21,6 +21,11 @@ Usage:
                                    replay the store into fresh tables and swap them in
   strata events export [--stream ID] [--type NAME] [--from-position N] [--until RFC3339]
                                    write events as NDJSON envelopes (current schema versions) to stdout
+  strata users set-plan EMAIL PLAN [--credits N]
+                                   put an account on free|basic|professional|enterprise with a credit balance
+  strata users promote EMAIL [--role ADMIN|USER]
+                                   set an account's role (ADMIN may read the event log over HTTP)
+  strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
   strata bench eventstore [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata version                   print the build's commit id
@@ -54,6 +59,10 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.events(ctx, args[1:])
 	case "bench":
 		err = cmd.bench(ctx, args[1:])
+	case "users":
+		err = cmd.users(ctx, args[1:])
+	case "keys":
+		err = cmd.keys(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

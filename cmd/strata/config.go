@@ -25,6 +25,7 @@ type Config struct {
 	SMTPURL       string // empty: the dev mailbox under <data dir>/mail
 	Issuer        string // public base URL of the platform API (JWT iss)
 	ResetURL      string // password-reset link mailed to users
+	TestAuth      bool   // serve /api/v1/test-auth (never in production)
 }
 
 var defaultAddrs = map[string]string{
@@ -72,6 +73,13 @@ func loadConfig(env map[string]string) (Config, error) {
 	c.SMTPURL = get("STRATA_SMTP_URL", "")
 	c.Issuer = strings.TrimRight(get("STRATA_PUBLIC_URL", "http://"+c.Addrs["api"]), "/")
 	c.ResetURL = get("STRATA_RESET_URL", c.Issuer+"/reset-password")
+	switch v := get("STRATA_ENABLE_TEST_AUTH", "false"); v {
+	case "true", "1":
+		c.TestAuth = true
+	case "false", "0":
+	default:
+		return c, fmt.Errorf("STRATA_ENABLE_TEST_AUTH: want true or false, got %q", v)
+	}
 	return c, nil
 }
 

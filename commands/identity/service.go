@@ -147,3 +147,6 @@ func (s *Service) loadUser(ctx context.Context, id string) (*ident.User, error) 
 
 // Now returns the service clock's time.
 func (s *Service) Now() time.Time { return s.clock.Now() }
+
+// Store returns the event store (the admin event log reads it).
+func (s *Service) Store() *eventstore.Store { return s.store }

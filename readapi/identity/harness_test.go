@@ -47,7 +47,9 @@ type env struct {
 	auth    *identity.Authenticator
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB) *env { return newEnvWith(t, identity.Options{}) }
+
+func newEnvWith(t testing.TB, opts identity.Options) *env {
 	t.Helper()
 	db := pgtest.DB(t)
 	reg := eventstore.NewRegistry()
@@ -82,7 +84,7 @@ func newEnv(t testing.TB) *env {
 		t.Fatal(err)
 	}
 	a := identity.NewAuthenticator(svc)
-	identity.Routes(surface.Router, svc, a)
+	identity.Routes(surface.Router, svc, a, opts)
 	surface.Router.Handle("/test/whoami", auth.Require(a, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, _ := auth.From(r.Context())
 		_ = json.NewEncoder(w).Encode(map[string]string{"user_id": p.UserID, "method": p.Method, "org": p.OrganizationID})

@@ -9,8 +9,13 @@ import (
 	"github.com/strata-platform/strata/readapi/auth"
 )
 
+// Options switch optional routes on.
+type Options struct {
+	TestAuth bool // the /api/v1/test-auth routes (STRATA_ENABLE_TEST_AUTH=true)
+}
+
 // Routes adds the identity routes to the platform API's router.
-func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
+func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator, opts Options) {
 	h := &handlers{svc: svc, auth: a}
 	need := func(f http.HandlerFunc) http.Handler { return auth.Require(a, f) }
 	r.Handle("/.well-known/jwks.json", http.HandlerFunc(h.jwks)).Methods(http.MethodGet)
@@ -33,5 +38,11 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator) {
 	r.Handle("/api/v1/organizations/{id}/members", need(h.addMember)).Methods(http.MethodPost)
 	r.Handle("/api/v1/organizations/{id}/members/{user_id}", need(h.removeMember)).Methods(http.MethodDelete)
 	r.Handle("/api/v1/public/api-keys/verify", http.HandlerFunc(h.verifyKey)).Methods(http.MethodPost)
+	r.Handle("/api/v1/admin/events", need(h.adminEvents)).Methods(http.MethodGet)
+	if opts.TestAuth {
+		r.Handle("/api/v1/test-auth/auth-status", http.HandlerFunc(h.testAuthStatus)).Methods(http.MethodGet)
+		r.Handle("/api/v1/test-auth/create-test-user", http.HandlerFunc(h.createTestUser)).Methods(http.MethodPost)
+		r.Handle("/api/v1/test-auth/test-login", http.HandlerFunc(h.testLogin)).Methods(http.MethodPost)
+	}
 	r.Handle("/api/v1/public/api-keys/temporary", http.HandlerFunc(h.createTemporaryKey)).Methods(http.MethodPost)
 }
