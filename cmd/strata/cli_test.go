@@ -58,6 +58,14 @@ func (c cli) run(args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
+// runWith is run with another wiring.
+func (c cli) runWith(w Wiring, args ...string) (string, string, int) {
+	c.t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, c.env, &out, &errb, w)
+	return out.String(), errb.String(), code
+}
+
 func (c cli) mustRun(args ...string) string {
 	c.t.Helper()
 	out, errOut, code := c.run(args...)
