@@ -4,8 +4,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 
 	"github.com/strata-platform/strata/eventstore/storebench"
+	"github.com/strata-platform/strata/readapi/identity/identitybench"
 )
 
 // bench runs `strata bench eventstore [--quick]`: the measurements of
@@ -13,19 +15,19 @@ import (
 // server (DATABASE_URL or the embedded cluster) and dropped at the end, also
 // on error or interrupt. The user's database is only used to reach the server.
 func (c *command) bench(ctx context.Context, args []string) error {
-	if len(args) == 0 || args[0] != "eventstore" {
+	if len(args) == 0 || (args[0] != "eventstore" && args[0] != "identity") {
 		what := "no subcommand"
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q", args[0])
 		}
-		return fmt.Errorf("%w: bench: %s; want: bench eventstore [--quick]", errUsage, what)
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity [--quick]", errUsage, what)
 	}
-	fs := flag.NewFlagSet("bench eventstore", flag.ContinueOnError)
+	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
 	if rest, err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	} else if len(rest) > 0 {
-		return fmt.Errorf("%w: bench eventstore takes no positional arguments", errUsage)
+		return fmt.Errorf("%w: bench %s takes no positional arguments", errUsage, args[0])
 	}
 	opts := storebench.Full()
 	if *quick {
@@ -45,9 +47,31 @@ func (c *command) bench(ctx context.Context, args []string) error {
 			c.logger.Error("drop the bench's scratch database", "database", scratch.Name, "err", err)
 		}
 	}()
+	if args[0] == "identity" {
+		return c.benchIdentity(ctx, scratch, *quick)
+	}
 	c.logger.Info("bench running in a scratch database", "database", scratch.Name, "mode", opts.Mode)
 	opts.DB, opts.URL, opts.Logger, opts.Progress = scratch.DB, scratch.URL, c.logger, c.stderr
 	rep, err := storebench.Run(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return rep.Print(c.stdout)
+}
+
+// benchIdentity runs `strata bench identity` in the scratch database.
+func (c *command) benchIdentity(ctx context.Context, scratch *storebench.Scratch, quick bool) error {
+	opts := identitybench.Full()
+	if quick {
+		opts = identitybench.Quick()
+	}
+	dir, err := os.MkdirTemp("", "strata-bench-mail-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	opts.DB, opts.MailDir, opts.Progress = scratch.DB, dir, c.stderr
+	rep, err := identitybench.Run(ctx, opts)
 	if err != nil {
 		return err
 	}

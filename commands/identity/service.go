@@ -51,7 +51,7 @@ type Service struct {
 func NewService(store *eventstore.Store, dir *accounts.Directory, master *MasterKey, mailer mail.Sender,
 	clock kernel.Clock, logger *slog.Logger, cfg Config) *Service {
 	if cfg.Argon2 == (Argon2Params{}) {
-		cfg.Argon2 = DefaultArgon2
+		cfg.Argon2 = DefaultArgon2Params()
 	}
 	if cfg.ReadWait <= 0 {
 		cfg.ReadWait = 2 * time.Second

@@ -87,6 +87,7 @@ func (f Figure) Result() string {
 
 // Report is the outcome of a Run.
 type Report struct {
+	Bench   string // what was measured: "eventstore" when empty
 	Mode    string // "full", "quick" or "custom"
 	Server  string // PostgreSQL version and relevant settings
 	CPUs    int
@@ -117,7 +118,11 @@ func (r Report) Missed() []Figure {
 
 // Print writes the report as a table, one line per figure.
 func (r Report) Print(w io.Writer) error {
-	fmt.Fprintf(w, "strata bench eventstore (%s) on %s, %d CPUs, %s\n\n", r.Mode, r.Server, r.CPUs, r.Elapsed.Round(time.Second))
+	bench := r.Bench
+	if bench == "" {
+		bench = "eventstore"
+	}
+	fmt.Fprintf(w, "strata bench %s (%s) on %s, %d CPUs, %s\n\n", bench, r.Mode, r.Server, r.CPUs, r.Elapsed.Round(time.Second))
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "FIGURE\t%14s\t%14s\t%5s\tTARGET\tRESULT\n", "OURS", "BASELINE", "RATIO")
 	for _, f := range r.Figures {

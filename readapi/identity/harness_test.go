@@ -28,7 +28,7 @@ import (
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
 
-// cheapArgon2 keeps tests fast; production uses cmd.DefaultArgon2.
+// cheapArgon2 keeps tests fast; production uses cmd.DefaultArgon2Params().
 var cheapArgon2 = cmd.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
 
 type readiness struct{}
