@@ -18,6 +18,10 @@ type IssueKey struct {
 	Name          string
 	ExpiresInDays *int   // nil: 90
 	Environment   string // live (default) or test
+	// OrganizationID and ProjectID place the key; empty: the user's default
+	// workspace and project. The caller must have checked membership.
+	OrganizationID string
+	ProjectID      string
 }
 
 // IssuedKey is a new key: the record and the secret, shown this once.
@@ -50,6 +54,9 @@ func (s *Service) IssueKey(ctx context.Context, in IssueKey) (IssuedKey, error) 
 	u, ok := s.dir.User(in.UserID)
 	if !ok || !u.Active {
 		return IssuedKey{}, kernel.Unauthenticated("the account is not active")
+	}
+	if in.OrganizationID != "" && in.ProjectID != "" {
+		u.OrganizationID, u.ProjectID = in.OrganizationID, in.ProjectID
 	}
 	now := s.clock.Now()
 	return s.issueKey(ctx, u, name, prefix, now.Add(time.Duration(days)*24*time.Hour))
@@ -100,7 +107,7 @@ type KeyAuth struct {
 // trial_expired). Any failure is the same 401. Use is counted in memory and
 // recorded in the background.
 func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth, error) {
-	_, lookup, secret, ok := ident.ParseKey(presented)
+	prefix, lookup, secret, ok := ident.ParseKey(presented)
 	if !ok {
 		return KeyAuth{}, invalidKey()
 	}
@@ -109,7 +116,9 @@ func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth,
 	if !found {
 		stored = strings.Repeat("0", 64)
 	}
-	if subtle.ConstantTimeCompare([]byte(sha256Hex(secret)), []byte(stored)) != 1 || !found {
+	match := subtle.ConstantTimeCompare([]byte(sha256Hex(secret)), []byte(stored)) &
+		subtle.ConstantTimeCompare([]byte(prefix), []byte(k.Prefix))
+	if match != 1 || !found {
 		return KeyAuth{}, invalidKey()
 	}
 	if k.Revoked && k.RevokedReason == reasonClaimed {

@@ -42,41 +42,47 @@ func NewLimiter(clock kernel.Clock) *Limiter {
 	return &Limiter{clock: clock, fails: map[string][]time.Time{}}
 }
 
-// Check refuses when account or client has reached its limit.
-func (l *Limiter) Check(account, client string) error {
+// Begin starts a sign-in attempt: it refuses when account or client has
+// reached its limit, and otherwise counts the attempt as a failure at once,
+// under the same lock, so that concurrent attempts cannot all pass the check
+// before any of them fails. Succeed takes the attempt back; a failed attempt
+// needs nothing more.
+func (l *Limiter) Begin(account, client string) (time.Time, error) {
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.maybeSweep(now)
-	for _, c := range []struct {
+	keys := []struct {
 		key   string
 		limit int
 		what  string
-	}{{"a:" + account, AccountFailureLimit, "this account"}, {"c:" + client, ClientFailureLimit, "this client"}} {
+	}{{"a:" + account, AccountFailureLimit, "this account"}, {"c:" + client, ClientFailureLimit, "this client"}}
+	for _, c := range keys {
 		f := l.recent(c.key, now)
 		if len(f) >= c.limit {
 			wait := f[len(f)-c.limit].Add(LimitWindow).Sub(now)
-			return &Throttled{RetryAfter: wait, Message: fmt.Sprintf("too many failed sign-ins for %s; try again in %d seconds", c.what, int(wait.Seconds())+1)}
+			return now, &Throttled{RetryAfter: wait, Message: fmt.Sprintf("too many failed sign-ins for %s; try again in %d seconds", c.what, int(wait.Seconds())+1)}
 		}
 	}
-	return nil
+	for _, c := range keys {
+		l.fails[c.key] = append(l.recent(c.key, now), now)
+	}
+	return now, nil
 }
 
-// Fail records a failed attempt.
-func (l *Limiter) Fail(account, client string) {
-	now := l.clock.Now()
+// Succeed ends a successful attempt begun at: the account's failures are
+// cleared and the client's count loses this attempt.
+func (l *Limiter) Succeed(account, client string, at time.Time) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for _, k := range []string{"a:" + account, "c:" + client} {
-		l.fails[k] = append(l.recent(k, now), now)
-	}
-}
-
-// Succeed clears the account's failures.
-func (l *Limiter) Succeed(account string) {
-	l.mu.Lock()
 	delete(l.fails, "a:"+account)
-	l.mu.Unlock()
+	f := l.fails["c:"+client]
+	for i := len(f) - 1; i >= 0; i-- {
+		if f[i].Equal(at) {
+			l.fails["c:"+client] = append(f[:i:i], f[i+1:]...)
+			break
+		}
+	}
 }
 
 // Take counts one use of key and reports whether it stays within limit uses

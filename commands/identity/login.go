@@ -29,7 +29,8 @@ func (s *Service) Login(ctx context.Context, email, password, client string) (Se
 		return Session{}, badCredentials() // never hash unbounded input
 	}
 	account := strings.ToLower(strings.TrimSpace(email))
-	if err := s.limiter.Check(account, client); err != nil {
+	attempt, err := s.limiter.Begin(account, client)
+	if err != nil {
 		return Session{}, err
 	}
 	u, found := s.dir.UserByEmail(account)
@@ -42,10 +43,9 @@ func (s *Service) Login(ctx context.Context, email, password, client string) (Se
 		return Session{}, err
 	}
 	if !ok {
-		s.limiter.Fail(account, client)
-		return Session{}, badCredentials()
+		return Session{}, badCredentials() // Begin already counted the failure
 	}
-	s.limiter.Succeed(account)
+	s.limiter.Succeed(account, client, attempt)
 	return s.session(u)
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"time"
 
 	"github.com/strata-platform/strata/commands/mail"
 	ident "github.com/strata-platform/strata/domain/identity"
@@ -50,13 +51,29 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 	return s.session(*u)
 }
 
+// Forgot-password limits: per client address (429 when exceeded) and per
+// email address (further requests are answered the same way but mail
+// nothing, so a victim's mailbox cannot be flooded and the answer still
+// says nothing about the account).
+const (
+	ForgotClientLimit = 20
+	ForgotEmailLimit  = 3
+	ForgotWindow      = time.Hour
+)
+
 // ForgotPassword queues a reset mail for email and returns at once, whatever
 // the address: the caller learns nothing (not even from timing) about
 // whether an account exists. The queue is worked off in the background.
-func (s *Service) ForgotPassword(ctx context.Context, email string) error {
+func (s *Service) ForgotPassword(ctx context.Context, email, client string) error {
 	norm, err := ident.NormalizeEmail("email", email)
 	if err != nil {
 		return err
+	}
+	if wait, ok := s.limiter.Take("forgot-client:"+client, ForgotClientLimit, ForgotWindow); !ok {
+		return &Throttled{RetryAfter: wait, Message: fmt.Sprintf("too many password reset requests from this client; try again in %d seconds", int(wait.Seconds())+1)}
+	}
+	if _, ok := s.limiter.Take("forgot-email:"+norm, ForgotEmailLimit, ForgotWindow); !ok {
+		return nil
 	}
 	select {
 	case s.resets <- norm:

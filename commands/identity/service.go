@@ -125,8 +125,21 @@ func (s *Service) write(ctx context.Context, fn func(t *txn) error) error {
 	}
 	wait, cancel := context.WithTimeout(ctx, s.cfg.ReadWait)
 	defer cancel()
-	return s.dir.Sync(wait, t.last)
+	if err := s.dir.Sync(wait, t.last); err != nil {
+		return &NotVisible{Err: err}
+	}
+	return nil
 }
+
+// NotVisible is the error of a write that committed but that the directory
+// had not applied when the wait ran out: the change is stored (a retry
+// would repeat it); the next requests will see it shortly.
+type NotVisible struct{ Err error }
+
+func (e *NotVisible) Error() string { return "stored, not visible yet: " + e.Err.Error() }
+
+// Unwrap gives the kernel kind (unavailable) to the HTTP edge.
+func (e *NotVisible) Unwrap() error { return e.Err }
 
 // load folds a user's stream from the store (not the directory, which may
 // lag behind another process's write).

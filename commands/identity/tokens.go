@@ -75,11 +75,14 @@ func (t *Tokens) refresh() error {
 	t.mu.RLock()
 	n := t.seen
 	t.mu.RUnlock()
-	if n == len(all) {
+	if n >= len(all) {
 		return nil
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.seen >= len(all) { // another goroutine parsed them meanwhile
+		return nil
+	}
 	for _, k := range all[t.seen:] {
 		if k.MasterKeyID != t.master.ID() {
 			return fmt.Errorf("signing key %s was sealed with master key %s, this server has %s (set STRATA_MASTER_KEY)", k.KeyID, k.MasterKeyID, t.master.ID())
@@ -157,8 +160,9 @@ func (t *Tokens) Verify(token string) (*Claims, error) {
 		kid, _ := tok.Header["kid"].(string)
 		t.mu.RLock()
 		k := t.kids[kid]
+		ok := k != nil && usable(k, t.clock.Now())
 		t.mu.RUnlock()
-		if k == nil || !usable(k, t.clock.Now()) {
+		if !ok {
 			return nil, errors.New("unknown signing key")
 		}
 		return k.pub, nil

@@ -2,6 +2,7 @@ package identity
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -51,7 +52,8 @@ func (u *Usage) Flush(ctx context.Context) error {
 		}
 		return nil
 	})
-	if err != nil { // put the counts back for the next flush
+	var stored *NotVisible
+	if err != nil && !errors.As(err, &stored) { // not written: put the counts back for the next flush
 		u.mu.Lock()
 		for id, ev := range batch {
 			if p := u.pending[id]; p != nil {

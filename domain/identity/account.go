@@ -107,6 +107,7 @@ func (u *User) Apply(e kernel.Event) {
 			ProjectID: ev.ProjectID, Temporary: ev.Temporary, Active: true, CreatedAt: ev.At, Version: u.Version}
 	case *PasswordChanged:
 		u.PasswordHash, u.SecurityStamp = ev.PasswordHash, ev.SecurityStamp
+		u.Reset.Used = true // a reset link mailed before the change no longer works
 	case *PasswordResetRequested:
 		u.Reset.TokenHash, u.Reset.ExpiresAt, u.Reset.Used = ev.TokenHash, ev.ExpiresAt, false
 	case *PasswordResetCompleted:

@@ -27,6 +27,9 @@ func (d *Directory) apply(e eventstore.Envelope) {
 		delete(d.resets, ev.TokenHash)
 		d.applyUser(ev.UserID, ev)
 	case *identity.PasswordChanged:
+		if u := d.users[ev.UserID]; u != nil && u.Reset.TokenHash != "" {
+			delete(d.resets, u.Reset.TokenHash)
+		}
 		d.applyUser(ev.UserID, ev)
 	case *identity.UserDeactivated:
 		d.applyUser(ev.UserID, ev)
@@ -36,6 +39,7 @@ func (d *Directory) apply(e eventstore.Envelope) {
 		d.applyUser(ev.UserID, ev)
 	case *identity.TokenRevoked:
 		d.revoked[ev.TokenID] = ev.ExpiresAt
+		d.applyUser(ev.UserID, ev) // keeps the user's version equal to its stream's
 	case *identity.OrganizationCreated:
 		d.orgs[ev.OrganizationID] = &Organization{ID: ev.OrganizationID, Name: ev.Name, OwnerID: ev.OwnerID,
 			Members: map[string]string{ev.OwnerID: identity.OrgOwner}, CreatedAt: ev.At,
@@ -77,6 +81,7 @@ func (d *Directory) apply(e eventstore.Envelope) {
 			d.userKeys[ev.ToUserID] = append(d.userKeys[ev.ToUserID], ev.KeyID)
 		}
 	case *identity.IdentityMerged:
+		d.applyUser(ev.UserID, ev)
 		for _, kid := range ev.KeyIDs {
 			d.claims[kid] = ev.ClaimedKeyID
 		}

@@ -5,8 +5,8 @@ import "errors"
 // Members is an error that adds extension members to the error body (RFC
 // 9457 allows a problem to carry more members than the standard ones; the
 // seed's 403 for a claimed temporary key carries workspace_name and
-// suggested_api_key). Surfaces with the problem style add them at the top
-// level of the body; the other styles ignore them.
+// suggested_api_key). Every style adds them at the top level of its body,
+// next to (never over) its own members.
 type Members struct {
 	Values map[string]any
 	Err    error

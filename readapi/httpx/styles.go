@@ -107,9 +107,9 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 			Field: v.field, Rule: v.rule, RequestID: v.requestID,
 		}
 		body = pb
-		if len(v.members) > 0 {
-			body = withMembers(pb, v.members)
-		}
+	}
+	if len(v.members) > 0 {
+		body = withMembers(body, v.members)
 	}
 	h.Set("Content-Type", contentType)
 	w.WriteHeader(v.info.status)
@@ -121,9 +121,9 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 	_ = json.NewEncoder(w).Encode(body)
 }
 
-// withMembers flattens a problem body and its extension members into one
-// object; a member never overrides a standard one.
-func withMembers(pb problemBody, members map[string]any) map[string]any {
+// withMembers flattens an error body and its extension members into one
+// object; a member never overrides one of the style's own.
+func withMembers(pb any, members map[string]any) map[string]any {
 	out := map[string]any{}
 	for k, v := range members {
 		out[k] = v

@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -23,6 +24,10 @@ func (h *handlers) adminEvents(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
 	if p.Role != ident.RoleAdmin {
 		fail(w, r, kernel.Forbidden("the event log is for ADMIN users"))
+		return
+	}
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
 		return
 	}
 	q := r.URL.Query()
@@ -66,7 +71,7 @@ func (h *handlers) adminEvents(w http.ResponseWriter, r *http.Request) {
 			more = true
 			return errPageFull
 		}
-		events = append(events, e)
+		events = append(events, redact(e))
 		return nil
 	})
 	if err != nil && !errors.Is(err, errPageFull) {
@@ -78,4 +83,30 @@ func (h *handlers) adminEvents(w http.ResponseWriter, r *http.Request) {
 		out["next_from_position"] = events[len(events)-1].Position + 1
 	}
 	reply(w, r, http.StatusOK, out)
+}
+
+// secretFields are payload members the admin log never shows: password
+// hashes, key and token hashes, sealed private keys.
+var secretFields = []string{"password_hash", "secret_hash", "token_hash", "sealed_private"}
+
+// redact replaces secret payload members with "[redacted]".
+func redact(e eventstore.Envelope) eventstore.Envelope {
+	e.Event = nil
+	var m map[string]json.RawMessage
+	if json.Unmarshal(e.Payload, &m) != nil {
+		return e
+	}
+	changed := false
+	for _, f := range secretFields {
+		if _, ok := m[f]; ok {
+			m[f] = json.RawMessage(`"[redacted]"`)
+			changed = true
+		}
+	}
+	if changed {
+		if b, err := json.Marshal(m); err == nil {
+			e.Payload = b
+		}
+	}
+	return e
 }

@@ -58,7 +58,7 @@ func (h *handlers) createKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	k, err := h.svc.IssueKey(r.Context(), cmd.IssueKey{UserID: p.UserID, Name: in.Name, ExpiresInDays: in.ExpiresInDays,
-		Environment: in.Environment})
+		Environment: in.Environment, OrganizationID: p.OrganizationID, ProjectID: p.ProjectID})
 	if err != nil {
 		fail(w, r, err)
 		return
@@ -81,6 +81,10 @@ func (h *handlers) listKeys(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) revokeKey(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
+		return
+	}
 	id := mux.Vars(r)["key_id"]
 	if err := h.svc.RevokeKey(r.Context(), p.UserID, id); err != nil {
 		fail(w, r, err)

@@ -103,6 +103,10 @@ func (h *handlers) listMembers(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) addMember(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
+		return
+	}
 	var in struct {
 		Email string `json:"email"`
 		Role  string `json:"role"`
@@ -123,6 +127,10 @@ func (h *handlers) addMember(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) removeMember(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
+	if err := requireSession(p); err != nil {
+		fail(w, r, err)
+		return
+	}
 	v := mux.Vars(r)
 	if err := h.svc.RemoveMember(r.Context(), p.UserID, v["id"], v["user_id"]); err != nil {
 		fail(w, r, err)

@@ -71,3 +71,20 @@ func TestOrganizationsMembershipAndActingOrganization(t *testing.T) {
 		t.Errorf("key with another org: %d", st)
 	}
 }
+
+func TestKeysAreIssuedInTheActingOrganization(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, owner := e.register("boss@corp.example")
+	_, org, _ := e.call("POST", "/api/v1/organizations", map[string]any{"name": "Corp"}, bearerH(owner)...)
+	orgID := org["id"].(string)
+	project := org["projects"].([]any)[0].(map[string]any)["id"].(string)
+	st, key, _ := e.call("POST", "/api/v1/api-keys", map[string]any{"name": "corp"}, append(bearerH(owner), "X-Organization-ID", orgID)...)
+	if st != http.StatusCreated || key["project_id"] != project {
+		t.Fatalf("key in the acting org: %d %v", st, key)
+	}
+	_, who, _ := e.call("GET", "/test/whoami", nil, "X-API-Key", key["api_key"].(string))
+	if who["org"] != orgID {
+		t.Errorf("the key acts in %v, want %s", who["org"], orgID)
+	}
+}

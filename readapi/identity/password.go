@@ -19,7 +19,7 @@ func (h *handlers) forgotPassword(w http.ResponseWriter, r *http.Request) {
 		fail(w, r, err)
 		return
 	}
-	if err := h.svc.ForgotPassword(r.Context(), in.Email); err != nil {
+	if err := h.svc.ForgotPassword(r.Context(), in.Email, clientOf(r)); err != nil {
 		fail(w, r, err)
 		return
 	}
