@@ -61,7 +61,5 @@ func (s *Service) Refresh(ctx context.Context, userID string) (Session, error) {
 // Logout revokes the presented token (its jti) until it expires.
 func (s *Service) Logout(ctx context.Context, claims *Claims) error {
 	ev := &ident.TokenRevoked{UserID: claims.Subject, TokenID: claims.ID, ExpiresAt: claims.ExpiresAt.Time, At: s.clock.Now()}
-	return s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: claims.Subject}, eventstore.AnyVersion, ev)
-	})
+	return s.appendUser(ctx, claims.Subject, eventstore.AnyVersion, ev)
 }

@@ -42,9 +42,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, next stri
 		return Session{}, err
 	}
 	ev := &ident.PasswordChanged{UserID: u.ID, PasswordHash: hash, SecurityStamp: u.SecurityStamp + 1, At: s.clock.Now()}
-	if err := s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: u.ID}, u.Version, ev)
-	}); err != nil {
+	if err := s.appendUser(ctx, u.ID, u.Version, ev); err != nil {
 		return Session{}, err
 	}
 	u.Apply(ev)
@@ -108,9 +106,7 @@ func (s *Service) issueReset(ctx context.Context, email string) error {
 	token := randomURLSafe(32)
 	now := s.clock.Now()
 	ev := &ident.PasswordResetRequested{UserID: u.ID, TokenHash: sha256Hex(token), ExpiresAt: now.Add(ident.ResetTokenTTL), At: now}
-	if err := s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: u.ID}, eventstore.AnyVersion, ev)
-	}); err != nil {
+	if err := s.appendUser(ctx, u.ID, eventstore.AnyVersion, ev); err != nil {
 		return err
 	}
 	link := s.cfg.ResetURL + "?token=" + url.QueryEscape(token)
@@ -148,9 +144,7 @@ func (s *Service) ResetPassword(ctx context.Context, token, next string) error {
 		return err
 	}
 	ev := &ident.PasswordResetCompleted{UserID: u.ID, TokenHash: hash, PasswordHash: pw, SecurityStamp: u.SecurityStamp + 1, At: s.clock.Now()}
-	err = s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: u.ID}, u.Version, ev)
-	})
+	err = s.appendUser(ctx, u.ID, u.Version, ev)
 	if errors.Is(err, kernel.ErrConflict) { // used concurrently, or a newer token arrived
 		return (&ident.User{}).CanReset(hash, s.clock.Now())
 	}

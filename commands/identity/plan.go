@@ -38,9 +38,7 @@ func (s *Service) SetPlan(ctx context.Context, email, plan string, credits *int6
 	if credits != nil {
 		ev.Credits = *credits
 	}
-	if err := s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: u.ID}, eventstore.AnyVersion, ev)
-	}); err != nil {
+	if err := s.appendUser(ctx, u.ID, eventstore.AnyVersion, ev); err != nil {
 		return ident.User{}, err
 	}
 	u.Apply(ev)
@@ -57,9 +55,7 @@ func (s *Service) SetRole(ctx context.Context, email, role string) (ident.User, 
 		return ident.User{}, err
 	}
 	ev := &ident.RoleChanged{UserID: u.ID, Role: role, At: s.clock.Now()}
-	if err := s.write(ctx, func(t *txn) error {
-		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: u.ID}, eventstore.AnyVersion, ev)
-	}); err != nil {
+	if err := s.appendUser(ctx, u.ID, eventstore.AnyVersion, ev); err != nil {
 		return ident.User{}, err
 	}
 	u.Apply(ev)

@@ -163,3 +163,11 @@ func (s *Service) Now() time.Time { return s.clock.Now() }
 
 // Store returns the event store (the admin event log reads it).
 func (s *Service) Store() *eventstore.Store { return s.store }
+
+// appendUser appends events to a user's stream at expected, in one
+// transaction, and waits until the directory shows them.
+func (s *Service) appendUser(ctx context.Context, userID string, expected int64, events ...kernel.Event) error {
+	return s.write(ctx, func(t *txn) error {
+		return t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: userID}, expected, events...)
+	})
+}
