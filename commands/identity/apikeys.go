@@ -30,8 +30,9 @@ type IssuedKey struct {
 	Secret string // the whole key, e.g. sk_live_...
 }
 
-// IssueKey creates an API key for the user's default project. Only the
-// key's lookup id and the SHA-256 of its secret are stored.
+// IssueKey creates an API key for the given project (default: the user's
+// default project). Only the key's lookup id and the SHA-256 of its secret
+// are stored.
 func (s *Service) IssueKey(ctx context.Context, in IssueKey) (IssuedKey, error) {
 	name := strings.TrimSpace(in.Name)
 	if name == "" {
@@ -62,7 +63,7 @@ func (s *Service) IssueKey(ctx context.Context, in IssueKey) (IssuedKey, error) 
 	return s.issueKey(ctx, u, name, prefix, now.Add(time.Duration(days)*24*time.Hour))
 }
 
-// issueKey appends the issue of a new key for u's default project.
+// issueKey appends the issue of a new key for u's organization and project.
 func (s *Service) issueKey(ctx context.Context, u ident.User, name, prefix string, expires time.Time) (IssuedKey, error) {
 	lookup, secret := randomBase62(ident.LookupLen), randomBase62(ident.SecretLen)
 	ev := &ident.APIKeyIssued{KeyID: ident.KeyIDPrefix + s.cfg.NewUserID(), UserID: u.ID, OrganizationID: u.OrganizationID,
@@ -101,11 +102,13 @@ type KeyAuth struct {
 	User ident.User
 }
 
-// AuthenticateKey checks a presented API key: it must exist (compared in
-// constant time against the stored hash), not be revoked, and not be
-// expired unless it is a tmp_ key (an expired trial still verifies, as
-// trial_expired). Any failure is the same 401. Use is counted in memory and
-// recorded in the background.
+// AuthenticateKey checks a presented API key: its prefix and secret must
+// match the record found by its lookup id (compared in constant time), the
+// key must not be revoked, its owner must be active, and it must not be
+// expired, except that with expiredTrial an expired tmp_ key passes (key
+// verification reports it as trial_expired). A tmp_ key whose identity was
+// claimed gets a *Claimed refusal (403); every other failure is the same 401.
+// Use is counted in memory and recorded in the background.
 func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth, error) {
 	prefix, lookup, secret, ok := ident.ParseKey(presented)
 	if !ok {
