@@ -198,5 +198,3 @@ func (h *handlers) jwks(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	reply(w, r, http.StatusOK, set)
 }
-
-func notFound(msg string) error { return kernel.NotFound(msg) }

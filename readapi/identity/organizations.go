@@ -7,6 +7,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/projections/accounts"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/httpx"
@@ -48,10 +49,6 @@ func (h *handlers) listOrganizations(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) createOrganization(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
-	if err := requireSession(p); err != nil {
-		fail(w, r, err)
-		return
-	}
 	var in struct {
 		Name string `json:"name"`
 	}
@@ -81,7 +78,7 @@ func (h *handlers) listMembers(w http.ResponseWriter, r *http.Request) {
 	dir := h.svc.Directory()
 	org, ok := dir.Organization(id)
 	if _, member := org.Members[p.UserID]; !ok || !member {
-		fail(w, r, notFound("organization not found"))
+		fail(w, r, kernel.NotFound("organization not found"))
 		return
 	}
 	out := []memberView{}
@@ -103,10 +100,6 @@ func (h *handlers) listMembers(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) addMember(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
-	if err := requireSession(p); err != nil {
-		fail(w, r, err)
-		return
-	}
 	var in struct {
 		Email string `json:"email"`
 		Role  string `json:"role"`
@@ -127,10 +120,6 @@ func (h *handlers) addMember(w http.ResponseWriter, r *http.Request) {
 
 func (h *handlers) removeMember(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
-	if err := requireSession(p); err != nil {
-		fail(w, r, err)
-		return
-	}
 	v := mux.Vars(r)
 	if err := h.svc.RemoveMember(r.Context(), p.UserID, v["id"], v["user_id"]); err != nil {
 		fail(w, r, err)

@@ -42,20 +42,19 @@ func (h *handlers) resetPassword(w http.ResponseWriter, r *http.Request) {
 	reply(w, r, http.StatusOK, message{Message: "password reset; log in with the new password"})
 }
 
-// requireSession refuses API keys where only a signed-in user may act.
-func requireSession(p auth.Principal) error {
-	if p.Method != auth.MethodJWT {
-		return kernel.Forbidden("this action needs a signed-in user's access token, not an API key")
+// sessionOnly refuses API keys where only a signed-in user may act.
+func sessionOnly(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if p, _ := auth.From(r.Context()); p.Method != auth.MethodJWT {
+			fail(w, r, kernel.Forbidden("this action needs a signed-in user's access token, not an API key"))
+			return
+		}
+		next(w, r)
 	}
-	return nil
 }
 
 func (h *handlers) changePassword(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
-	if err := requireSession(p); err != nil {
-		fail(w, r, err)
-		return
-	}
 	var in struct {
 		CurrentPassword string `json:"current_password"`
 		NewPassword     string `json:"new_password"`

@@ -18,6 +18,8 @@ type Options struct {
 func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator, opts Options) {
 	h := &handlers{svc: svc, auth: a}
 	need := func(f http.HandlerFunc) http.Handler { return auth.Require(a, f) }
+	// session routes act for a signed-in user: an API key is refused (403).
+	session := func(f http.HandlerFunc) http.Handler { return auth.Require(a, sessionOnly(f)) }
 	r.Handle("/.well-known/jwks.json", http.HandlerFunc(h.jwks)).Methods(http.MethodGet)
 	r.Handle("/api/v1/auth/register", http.HandlerFunc(h.register)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/login", http.HandlerFunc(h.login)).Methods(http.MethodPost)
@@ -27,18 +29,18 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator, opts Options) {
 	r.Handle("/api/v1/auth/logout", http.HandlerFunc(h.logout)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/forgot-password", http.HandlerFunc(h.forgotPassword)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/reset-password", http.HandlerFunc(h.resetPassword)).Methods(http.MethodPost)
-	r.Handle("/api/v1/auth/change-password", need(h.changePassword)).Methods(http.MethodPost)
-	r.Handle("/api/v1/auth/merge-identity", need(h.mergeIdentity)).Methods(http.MethodPost)
-	r.Handle("/api/v1/api-keys", need(h.createKey)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/change-password", session(h.changePassword)).Methods(http.MethodPost)
+	r.Handle("/api/v1/auth/merge-identity", session(h.mergeIdentity)).Methods(http.MethodPost)
+	r.Handle("/api/v1/api-keys", session(h.createKey)).Methods(http.MethodPost)
 	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
-	r.Handle("/api/v1/api-keys/{key_id}", need(h.revokeKey)).Methods(http.MethodDelete)
+	r.Handle("/api/v1/api-keys/{key_id}", session(h.revokeKey)).Methods(http.MethodDelete)
 	r.Handle("/api/v1/organizations", need(h.listOrganizations)).Methods(http.MethodGet)
-	r.Handle("/api/v1/organizations", need(h.createOrganization)).Methods(http.MethodPost)
+	r.Handle("/api/v1/organizations", session(h.createOrganization)).Methods(http.MethodPost)
 	r.Handle("/api/v1/organizations/{id}/members", need(h.listMembers)).Methods(http.MethodGet)
-	r.Handle("/api/v1/organizations/{id}/members", need(h.addMember)).Methods(http.MethodPost)
-	r.Handle("/api/v1/organizations/{id}/members/{user_id}", need(h.removeMember)).Methods(http.MethodDelete)
+	r.Handle("/api/v1/organizations/{id}/members", session(h.addMember)).Methods(http.MethodPost)
+	r.Handle("/api/v1/organizations/{id}/members/{user_id}", session(h.removeMember)).Methods(http.MethodDelete)
 	r.Handle("/api/v1/public/api-keys/verify", http.HandlerFunc(h.verifyKey)).Methods(http.MethodPost)
-	r.Handle("/api/v1/admin/events", need(h.adminEvents)).Methods(http.MethodGet)
+	r.Handle("/api/v1/admin/events", session(h.adminEvents)).Methods(http.MethodGet)
 	if opts.TestAuth {
 		r.Handle("/api/v1/test-auth/auth-status", http.HandlerFunc(h.testAuthStatus)).Methods(http.MethodGet)
 		r.Handle("/api/v1/test-auth/create-test-user", http.HandlerFunc(h.createTestUser)).Methods(http.MethodPost)
