@@ -84,6 +84,7 @@ type User struct {
 	OrganizationID string
 	ProjectID      string
 	Temporary      bool
+	EmailVerified  bool
 	Active         bool
 	MergedInto     string
 	SecurityStamp  int64
@@ -104,7 +105,12 @@ func (u *User) Apply(e kernel.Event) {
 	case *UserRegistered:
 		*u = User{ID: ev.UserID, Email: ev.Email, FullName: ev.FullName, PasswordHash: ev.PasswordHash,
 			Role: ev.Role, Plan: ev.Plan, Credits: ev.Credits, OrganizationID: ev.OrganizationID,
-			ProjectID: ev.ProjectID, Temporary: ev.Temporary, Active: true, CreatedAt: ev.At, Version: u.Version}
+			ProjectID: ev.ProjectID, Temporary: ev.Temporary, EmailVerified: ev.EmailVerified, Active: true,
+			CreatedAt: ev.At, Version: u.Version}
+	case *SocialIdentityLinked:
+		if ev.EmailVerified && strings.EqualFold(ev.Email, u.Email) {
+			u.EmailVerified = true
+		}
 	case *PasswordChanged:
 		u.PasswordHash, u.SecurityStamp = ev.PasswordHash, ev.SecurityStamp
 		u.Reset.Used = true // a reset link mailed before the change no longer works

@@ -34,6 +34,7 @@ type UserRegistered struct {
 	ProjectID       string    `json:"project_id"`
 	Temporary       bool      `json:"temporary,omitempty"`
 	StripeSessionID string    `json:"stripe_session_id,omitempty"`
+	EmailVerified   bool      `json:"email_verified,omitempty"` // vouched for by a social provider
 	At              time.Time `json:"at"`
 }
 
@@ -218,7 +219,7 @@ func (MemberRemoved) EventType() string          { return "identity.member_remov
 // Events returns a zero value constructor for every identity event, for
 // registration in cmd/strata (all at schema version 1).
 func Events() []func() kernel.Event {
-	return []func() kernel.Event{
+	return append([]func() kernel.Event{
 		func() kernel.Event { return &UserRegistered{} },
 		func() kernel.Event { return &PasswordChanged{} },
 		func() kernel.Event { return &PasswordResetRequested{} },
@@ -237,5 +238,5 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &IdentityMerged{} },
 		func() kernel.Event { return &MemberAdded{} },
 		func() kernel.Event { return &MemberRemoved{} },
-	}
+	}, oauthEvents()...)
 }
