@@ -60,9 +60,9 @@ type CodeDecision int
 
 // Outcomes of RedeemCode.
 const (
-	CodeOK     CodeDecision = iota // issue tokens
-	CodeReused                     // refuse, and revoke the grant (a second use)
-	CodeRefused                    // refuse
+	CodeOK      CodeDecision = iota // issue tokens
+	CodeReused                      // refuse, and revoke the grant (a second use)
+	CodeRefused                     // refuse
 )
 
 // RedeemCode decides on redeeming the grant's code by clientID with the
