@@ -19,19 +19,30 @@ func badCredentials() error {
 // address) for the brute-force limits. An unknown email costs the same
 // argon2id work as a known one, so timing does not reveal accounts.
 func (s *Service) Login(ctx context.Context, email, password, client string) (Session, error) {
+	u, err := s.CheckPassword(ctx, email, password, client)
+	if err != nil {
+		return Session{}, err
+	}
+	return s.session(u)
+}
+
+// CheckPassword signs a user in with email and password under the same
+// brute-force limits as Login, without issuing a token (the authorization
+// server's sign-in page keeps its own browser session).
+func (s *Service) CheckPassword(ctx context.Context, email, password, client string) (ident.User, error) {
 	if strings.TrimSpace(email) == "" {
-		return Session{}, kernel.Invalid("email", "required", "email is required")
+		return ident.User{}, kernel.Invalid("email", "required", "email is required")
 	}
 	if password == "" {
-		return Session{}, kernel.Invalid("password", "required", "password is required")
+		return ident.User{}, kernel.Invalid("password", "required", "password is required")
 	}
 	if len(password) > 4*ident.MaxPasswordLen {
-		return Session{}, badCredentials() // never hash unbounded input
+		return ident.User{}, badCredentials() // never hash unbounded input
 	}
 	account := strings.ToLower(strings.TrimSpace(email))
 	attempt, err := s.limiter.Begin(account, client)
 	if err != nil {
-		return Session{}, err
+		return ident.User{}, err
 	}
 	u, found := s.dir.UserByEmail(account)
 	hash := ""
@@ -40,13 +51,13 @@ func (s *Service) Login(ctx context.Context, email, password, client string) (Se
 	}
 	ok, err := s.hasher.Verify(ctx, password, hash)
 	if err != nil {
-		return Session{}, err
+		return ident.User{}, err
 	}
 	if !ok {
-		return Session{}, badCredentials() // Begin already counted the failure
+		return ident.User{}, badCredentials() // Begin already counted the failure
 	}
 	s.limiter.Succeed(account, client, attempt)
-	return s.session(u)
+	return u, nil
 }
 
 // Refresh issues a new access token for the holder of a valid one.

@@ -9,9 +9,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/crypto/hkdf"
 )
 
 // MasterKey seals secrets kept in the event store (JWT signing keys) with
@@ -21,6 +24,7 @@ import (
 type MasterKey struct {
 	id   string
 	aead cipher.AEAD
+	raw  []byte
 }
 
 // NewMasterKey builds a master key from 32 raw bytes.
@@ -37,7 +41,7 @@ func NewMasterKey(raw []byte) (*MasterKey, error) {
 		return nil, err
 	}
 	sum := sha256.Sum256(append([]byte("strata master key id:"), raw...))
-	return &MasterKey{id: hex.EncodeToString(sum[:8]), aead: aead}, nil
+	return &MasterKey{id: hex.EncodeToString(sum[:8]), aead: aead, raw: append([]byte(nil), raw...)}, nil
 }
 
 // LoadMasterKey returns the master key from value (base64 of 32 bytes, the
@@ -100,4 +104,15 @@ func (m *MasterKey) Open(sealed []byte) ([]byte, error) {
 		return nil, errors.New("sealed value is too short")
 	}
 	return m.aead.Open(nil, sealed[:n], sealed[n:], []byte(m.id))
+}
+
+// Derive returns a 32-byte key for one purpose (HKDF-SHA256 of the master
+// key with purpose as info): every process with the same master key derives
+// the same key, and keys for different purposes are independent.
+func (m *MasterKey) Derive(purpose string) []byte {
+	out := make([]byte, 32)
+	if _, err := io.ReadFull(hkdf.New(sha256.New, m.raw, nil, []byte("strata:"+purpose)), out); err != nil {
+		panic("hkdf: " + err.Error()) // cannot happen for 32 bytes
+	}
+	return out
 }

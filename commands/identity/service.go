@@ -45,6 +45,8 @@ type Service struct {
 	limiter *Limiter
 	resets  chan string
 	usage   *Usage
+	master  *MasterKey
+	browser *Browser
 }
 
 // NewService returns the identity service. Start must run before it serves.
@@ -64,7 +66,8 @@ func NewService(store *eventstore.Store, dir *accounts.Directory, master *Master
 	}
 	s := &Service{store: store, dir: dir, tokens: NewTokens(dir, master, cfg.Issuer, cfg.Audience, clock),
 		hasher: NewHasher(cfg.Argon2), mailer: mailer, clock: clock, cfg: cfg, log: logger,
-		limiter: NewLimiter(clock), resets: make(chan string, 256)}
+		limiter: NewLimiter(clock), resets: make(chan string, 256), master: master,
+		browser: newBrowser(master)}
 	s.usage = newUsage(s)
 	return s
 }

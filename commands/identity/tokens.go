@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -50,6 +51,8 @@ type Tokens struct {
 	audience string
 	clock    kernel.Clock
 	parser   *jwt.Parser
+	// accessParser parses OAuth access tokens, whose audience is a resource.
+	accessParser *jwt.Parser
 
 	mu   sync.RWMutex
 	seen int // how many of src's keys are parsed
@@ -61,6 +64,9 @@ type Tokens struct {
 func NewTokens(src SigningKeySource, master *MasterKey, issuer, audience string, clock kernel.Clock) *Tokens {
 	t := &Tokens{src: src, master: master, issuer: issuer, audience: audience, clock: clock, kids: map[string]*signingKey{}}
 	t.parser = jwt.NewParser(jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuer(issuer), jwt.WithAudience(audience),
+		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithLeeway(5*time.Second),
+		jwt.WithTimeFunc(func() time.Time { return t.clock.Now() }))
+	t.accessParser = jwt.NewParser(jwt.WithValidMethods([]string{"RS256"}), jwt.WithIssuer(issuer),
 		jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithLeeway(5*time.Second),
 		jwt.WithTimeFunc(func() time.Time { return t.clock.Now() }))
 	return t
@@ -122,8 +128,23 @@ func usable(k *signingKey, now time.Time) bool {
 
 // Issue signs an access token for u; it returns the token, its id and expiry.
 func (t *Tokens) Issue(u ident.User) (string, string, time.Time, error) {
-	if err := t.refresh(); err != nil {
+	now := t.clock.Now()
+	exp := now.Add(ident.AccessTokenTTL)
+	jti := newTokenID()
+	c := Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: u.ID, Issuer: t.issuer, Audience: jwt.ClaimStrings{t.audience},
+		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp), ID: jti},
+		Email: u.Email, Role: u.Role, SV: u.SecurityStamp}
+	s, err := t.sign(c, "JWT")
+	if err != nil {
 		return "", "", time.Time{}, err
+	}
+	return s, jti, exp.Truncate(time.Second), nil
+}
+
+// sign signs claims with the newest key, with typ in the header.
+func (t *Tokens) sign(claims jwt.Claims, typ string) (string, error) {
+	if err := t.refresh(); err != nil {
+		return "", err
 	}
 	t.mu.RLock()
 	var k *signingKey
@@ -132,31 +153,25 @@ func (t *Tokens) Issue(u ident.User) (string, string, time.Time, error) {
 	}
 	t.mu.RUnlock()
 	if k == nil {
-		return "", "", time.Time{}, errors.New("no signing key yet")
+		return "", errors.New("no signing key yet")
 	}
-	now := t.clock.Now()
-	exp := now.Add(ident.AccessTokenTTL)
-	jti := newTokenID()
-	c := Claims{RegisteredClaims: jwt.RegisteredClaims{Subject: u.ID, Issuer: t.issuer, Audience: jwt.ClaimStrings{t.audience},
-		IssuedAt: jwt.NewNumericDate(now), ExpiresAt: jwt.NewNumericDate(exp), ID: jti},
-		Email: u.Email, Role: u.Role, SV: u.SecurityStamp}
-	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, c)
+	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
 	tok.Header["kid"] = k.kid
+	tok.Header["typ"] = typ
 	s, err := tok.SignedString(k.priv)
 	if err != nil {
-		return "", "", time.Time{}, fmt.Errorf("sign token: %w", err)
+		return "", fmt.Errorf("sign token: %w", err)
 	}
-	return s, jti, exp.Truncate(time.Second), nil
+	return s, nil
 }
 
-// Verify checks a token's signature (RS256 only, by a current key), issuer,
-// audience, expiry and issue time; it does not consult revocations.
-func (t *Tokens) Verify(token string) (*Claims, error) {
-	if err := t.refresh(); err != nil {
-		return nil, err
-	}
-	var c Claims
-	_, err := t.parser.ParseWithClaims(token, &c, func(tok *jwt.Token) (any, error) {
+// keyFor is the key function of every parser: the token's kid must name a
+// key that may still verify, and its typ must be want.
+func (t *Tokens) keyFor(want string) jwt.Keyfunc {
+	return func(tok *jwt.Token) (any, error) {
+		if typ, _ := tok.Header["typ"].(string); !strings.EqualFold(typ, want) {
+			return nil, errors.New("wrong token type")
+		}
 		kid, _ := tok.Header["kid"].(string)
 		t.mu.RLock()
 		k := t.kids[kid]
@@ -166,7 +181,17 @@ func (t *Tokens) Verify(token string) (*Claims, error) {
 			return nil, errors.New("unknown signing key")
 		}
 		return k.pub, nil
-	})
+	}
+}
+
+// Verify checks a token's signature (RS256 only, by a current key), issuer,
+// audience, expiry and issue time; it does not consult revocations.
+func (t *Tokens) Verify(token string) (*Claims, error) {
+	if err := t.refresh(); err != nil {
+		return nil, err
+	}
+	var c Claims
+	_, err := t.parser.ParseWithClaims(token, &c, t.keyFor("JWT"))
 	if err != nil {
 		return nil, kernel.Unauthenticated("the access token is invalid or has expired; log in again")
 	}

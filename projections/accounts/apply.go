@@ -9,6 +9,9 @@ import (
 
 // apply folds one resolved identity event into the directory (d.mu held).
 func (d *Directory) apply(e eventstore.Envelope) {
+	if d.applyOAuth(e) {
+		return
+	}
 	switch ev := e.Event.(type) {
 	case *identity.UserRegistered:
 		u := &identity.User{}
