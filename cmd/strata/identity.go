@@ -12,6 +12,7 @@ import (
 	"github.com/strata-platform/strata/commands/mail"
 	"github.com/strata-platform/strata/projections/accounts"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
+	"github.com/strata-platform/strata/readapi/oauth"
 )
 
 // identityContext is the running identity context.
@@ -59,5 +60,6 @@ func startIdentity(ctx context.Context, app *App) error {
 func identityRoutes(surface string, r *mux.Router, app *App) {
 	if surface == "api" && app.Identity != nil {
 		readidentity.Routes(r, app.Identity.Service, app.Identity.Auth, readidentity.Options{TestAuth: app.Config.TestAuth})
+		oauth.Routes(r, app.Identity.Service, app.Identity.Auth)
 	}
 }

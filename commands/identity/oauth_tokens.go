@@ -3,6 +3,8 @@ package identity
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -76,4 +78,21 @@ func (t *Tokens) VerifyAccess(token string) (*AccessClaims, error) {
 		return nil, kernel.Unauthenticated("the access token is invalid or has expired")
 	}
 	return &c, nil
+}
+
+// IsAccessToken reports whether a bearer credential is an OAuth access
+// token (a JWT whose header says typ at+jwt), without verifying it.
+func IsAccessToken(token string) bool {
+	head, _, ok := strings.Cut(token, ".")
+	if !ok || len(head) > 512 {
+		return false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(head)
+	if err != nil {
+		return false
+	}
+	var h struct {
+		Typ string `json:"typ"`
+	}
+	return json.Unmarshal(raw, &h) == nil && strings.EqualFold(h.Typ, AccessTokenType)
 }

@@ -38,6 +38,10 @@ func unauthenticated() error {
 // the caller belongs to it (403 otherwise); an API key acts only in its own
 // project's organization.
 func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
+	if r.URL.Query().Has("access_token") {
+		return auth.Principal{}, kernel.Invalid("access_token", "header_only",
+			"access tokens are not accepted in the query string (they leak into logs and Referer headers); send Authorization: Bearer <token>")
+	}
 	p, err := a.credentials(r)
 	if err != nil {
 		return p, err
@@ -56,8 +60,38 @@ func (a *Authenticator) credentials(r *http.Request) (auth.Principal, error) {
 	if ident.LooksLikeKey(cred) {
 		return a.key(cred, false)
 	}
+	if cmd.IsAccessToken(cred) {
+		return a.OAuth(cred, r.URL.Path)
+	}
 	p, _, err := a.JWT(cred)
 	return p, err
+}
+
+// Challenge implements auth.Challenger: the bearer challenge names the
+// protected resource metadata (RFC 9728), where agents find the
+// authorization server.
+func (a *Authenticator) Challenge() string {
+	return `Bearer realm="strata", resource_metadata="` + a.svc.Tokens().Issuer() + `/.well-known/oauth-protected-resource"`
+}
+
+// OAuth authenticates an OAuth access token used on the API path: it must
+// verify, be bound to an audience covering path (RFC 8707), and still be
+// active (user, security stamp, token and grant not revoked).
+func (a *Authenticator) OAuth(token, path string) (auth.Principal, error) {
+	c, err := a.svc.Tokens().VerifyAccess(token)
+	if err != nil {
+		return auth.Principal{}, err
+	}
+	if !ident.AudienceCovers(c.Audience[0], a.svc.Tokens().Issuer(), path) {
+		return auth.Principal{}, kernel.Unauthenticated("the access token is bound to another resource (" + c.Audience[0] + ")")
+	}
+	u, ok := a.svc.ActiveAccess(c)
+	if !ok {
+		return auth.Principal{}, kernel.Unauthenticated("the access token is invalid, revoked or has expired")
+	}
+	return auth.Principal{UserID: u.ID, Email: u.Email, Role: u.Role, Plan: u.Plan, OrganizationID: u.OrganizationID,
+		ProjectID: u.ProjectID, Method: auth.MethodOAuth, TokenID: c.ID, ClientID: c.ClientID,
+		Scopes: strings.Fields(c.Scope), ExpiresAt: c.ExpiresAt.Time}, nil
 }
 
 func (a *Authenticator) actIn(p auth.Principal, orgID string) (auth.Principal, error) {
