@@ -166,10 +166,13 @@ func (t *Tokens) sign(claims jwt.Claims, typ string) (string, error) {
 }
 
 // keyFor is the key function of every parser: the token's kid must name a
-// key that may still verify, and its typ must be want.
+// key that may still verify. An OAuth access token (want AccessTokenType)
+// must say typ at+jwt; any other token must not (typ is optional in RFC
+// 7519, so the platform's own tokens may omit it).
 func (t *Tokens) keyFor(want string) jwt.Keyfunc {
 	return func(tok *jwt.Token) (any, error) {
-		if typ, _ := tok.Header["typ"].(string); !strings.EqualFold(typ, want) {
+		typ, _ := tok.Header["typ"].(string)
+		if want == AccessTokenType && !strings.EqualFold(typ, want) || want != AccessTokenType && strings.EqualFold(typ, AccessTokenType) {
 			return nil, errors.New("wrong token type")
 		}
 		kid, _ := tok.Header["kid"].(string)

@@ -2,38 +2,22 @@ package identity_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	cmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/mail"
-	ident "github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/pgtest"
-	"github.com/strata-platform/strata/projections/accounts"
-	"github.com/strata-platform/strata/readapi"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/identity"
+	"github.com/strata-platform/strata/readapi/identity/identitytest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
-
-// cheapArgon2 keeps tests fast; production uses cmd.DefaultArgon2Params().
-var cheapArgon2 = cmd.Argon2Params{MemoryKiB: 64, Time: 1, Threads: 1, KeyLen: 32, SaltLen: 16}
-
-type readiness struct{}
-
-func (readiness) Readiness(context.Context) readapi.Readiness { return readapi.Readiness{} }
 
 // env is a platform API surface with the identity routes on a fresh
 // database, a pinned clock and a dev mailbox.
@@ -51,47 +35,13 @@ func newEnv(t testing.TB) *env { return newEnvWith(t, identity.Options{}) }
 
 func newEnvWith(t testing.TB, opts identity.Options) *env {
 	t.Helper()
-	db := pgtest.DB(t)
-	reg := eventstore.NewRegistry()
-	for _, c := range ident.Events() {
-		if err := reg.Register(eventstore.EventDef{Name: c().EventType(), Version: 1, New: c}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := reg.Seal(); err != nil {
-		t.Fatal(err)
-	}
-	clock := kernel.NewFixedClock(time.Now().UTC().Truncate(time.Second))
-	store := eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock))
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	master, err := cmd.NewMasterKey(bytes.Repeat([]byte{7}, 32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	box := mail.NewMailbox(filepath.Join(t.TempDir(), "mail"), logger)
-	dir := accounts.New(db.SQL, reg, logger)
-	svc := cmd.NewService(store, dir, master, box, clock, logger, cmd.Config{Issuer: "http://strata.test",
-		ResetURL: "http://strata.test/reset-password", Argon2: cheapArgon2})
-	ctx, cancel := context.WithCancel(context.Background())
-	if err := svc.Start(ctx, master); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { defer close(done); svc.Run(ctx) }()
-	surface, err := readapi.NewSurface("api", readapi.Deps{Logger: logger, Registry: prometheus.NewRegistry(),
-		Health: readiness{}, MaxBodyBytes: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := identity.NewAuthenticator(svc)
-	identity.Routes(surface.Router, svc, a, opts)
-	surface.Router.Handle("/test/whoami", auth.Require(a, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p, _ := auth.From(r.Context())
-		_ = json.NewEncoder(w).Encode(map[string]string{"user_id": p.UserID, "method": p.Method, "org": p.OrganizationID})
-	})))
-	srv := httptest.NewServer(surface.Handler)
-	t.Cleanup(func() { srv.Close(); cancel(); <-done })
-	return &env{t: t, url: srv.URL, svc: svc, clock: clock, mailbox: box, store: store, auth: a}
+	ie := identitytest.Start(t, opts, func(ie *identitytest.Env) {
+		ie.Router.Handle("/test/whoami", auth.Require(ie.Auth, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			p, _ := auth.From(r.Context())
+			_ = json.NewEncoder(w).Encode(map[string]string{"user_id": p.UserID, "method": p.Method, "org": p.OrganizationID})
+		})))
+	})
+	return &env{t: t, url: ie.URL, svc: ie.Svc, clock: ie.Clock, mailbox: ie.Mailbox, store: ie.Store, auth: ie.Auth}
 }
 
 // call sends a JSON request (body nil: none) with optional headers

@@ -29,7 +29,6 @@ import (
 
 // The harness's token settings.
 const (
-	testIssuer   = "http://strata.test"
 	testAudience = "strata"
 	tokenTTL     = 28800 * time.Second
 )
@@ -162,7 +161,7 @@ func kidOf(t testing.TB, token string) string {
 // verifyJWX parses and validates token with jwx against set as of the
 // env's clock.
 func verifyJWX(e *env, token string, set jwk.Set, opts ...jwt.ParseOption) (jwt.Token, error) {
-	base := []jwt.ParseOption{jwt.WithKeySet(set), jwt.WithValidate(true), jwt.WithIssuer(testIssuer),
+	base := []jwt.ParseOption{jwt.WithKeySet(set), jwt.WithValidate(true), jwt.WithIssuer(e.url),
 		jwt.WithAudience(testAudience), jwt.WithClock(jwt.ClockFunc(e.clock.Now))}
 	return jwt.ParseString(token, append(base, opts...)...)
 }
@@ -347,7 +346,7 @@ func TestJWTVerifiesWithIndependentLibrary(t *testing.T) {
 	if jti, ok := tok.JwtID(); !ok || jti == "" {
 		t.Errorf("jti missing")
 	}
-	if iss, _ := tok.Issuer(); iss != testIssuer {
+	if iss, _ := tok.Issuer(); iss != e.url {
 		t.Errorf("iss = %q", iss)
 	}
 	if aud, _ := tok.Audience(); !slices.Equal(aud, []string{testAudience}) {
@@ -437,7 +436,7 @@ func TestJWTForgeriesAreRejected(t *testing.T) {
 	})
 	t.Run("control: the foreign-key forgery is otherwise valid", func(t *testing.T) {
 		forged := signJWS(t, jwa.RS256(), foreign, claims, map[string]any{"kid": kid})
-		if _, err := jwt.ParseString(forged, jwt.WithKey(jwa.RS256(), &foreign.PublicKey), jwt.WithIssuer(testIssuer),
+		if _, err := jwt.ParseString(forged, jwt.WithKey(jwa.RS256(), &foreign.PublicKey), jwt.WithIssuer(e.url),
 			jwt.WithAudience(testAudience), jwt.WithClock(jwt.ClockFunc(e.clock.Now))); err != nil {
 			t.Fatalf("forged token does not verify with its own key: %v", err)
 		}
