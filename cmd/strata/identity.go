@@ -47,7 +47,7 @@ func startIdentity(ctx context.Context, app *App) error {
 	if err != nil {
 		return err
 	}
-	if err := id.Service.Start(ctx, id.Master); err != nil {
+	if err := id.Service.Start(ctx); err != nil {
 		return fmt.Errorf("identity: %w", err)
 	}
 	app.Identity, app.Auth = id, id.Auth

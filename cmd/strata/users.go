@@ -26,7 +26,7 @@ func (c *command) withIdentity(ctx context.Context, fn func(id *identityContext)
 	if err != nil {
 		return err
 	}
-	if err := id.Service.Start(ctx, id.Master); err != nil {
+	if err := id.Service.Start(ctx); err != nil {
 		return err
 	}
 	if err := fn(id); err != nil {
@@ -91,7 +91,7 @@ func (c *command) keys(ctx context.Context, args []string) error {
 		return fmt.Errorf("%w: keys rotate", errUsage)
 	}
 	return c.withIdentity(ctx, func(id *identityContext) error {
-		kid, err := id.Service.RotateSigningKey(ctx, id.Master)
+		kid, err := id.Service.RotateSigningKey(ctx)
 		if err != nil {
 			return err
 		}

@@ -79,11 +79,11 @@ func (s *Service) Tokens() *Tokens { return s.tokens }
 func (s *Service) Directory() *accounts.Directory { return s.dir }
 
 // Start catches the directory up and makes sure a signing key exists.
-func (s *Service) Start(ctx context.Context, master *MasterKey) error {
+func (s *Service) Start(ctx context.Context) error {
 	if err := s.dir.CatchUp(ctx); err != nil {
 		return err
 	}
-	return s.EnsureSigningKey(ctx, master)
+	return s.EnsureSigningKey(ctx)
 }
 
 // Run does the background work (password-reset mail, key-usage flushes)

@@ -14,11 +14,11 @@ var signingStream = eventstore.Stream{Type: ident.StreamSigningKeys, ID: ident.S
 // EnsureSigningKey generates the first JWT signing key when the store has
 // none. Two processes starting together both try; the stream's version
 // check lets one win and the other adopts its key.
-func (s *Service) EnsureSigningKey(ctx context.Context, master *MasterKey) error {
+func (s *Service) EnsureSigningKey(ctx context.Context) error {
 	if len(s.dir.SigningKeys()) > 0 {
 		return s.tokens.refresh()
 	}
-	ev, err := NewSigningKey(master, "k-"+newTokenID()[:12], s.clock.Now())
+	ev, err := NewSigningKey(s.master, "k-"+newTokenID()[:12], s.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -36,8 +36,8 @@ func (s *Service) EnsureSigningKey(ctx context.Context, master *MasterKey) error
 // RotateSigningKey adds a new signing key, which signs from now on; the
 // previous keys keep verifying until the tokens they signed have expired.
 // It returns the new key id.
-func (s *Service) RotateSigningKey(ctx context.Context, master *MasterKey) (string, error) {
-	ev, err := NewSigningKey(master, "k-"+newTokenID()[:12], s.clock.Now())
+func (s *Service) RotateSigningKey(ctx context.Context) (string, error) {
+	ev, err := NewSigningKey(s.master, "k-"+newTokenID()[:12], s.clock.Now())
 	if err != nil {
 		return "", err
 	}

@@ -554,7 +554,7 @@ func TestSigningKeyRotation(t *testing.T) {
 		t.Fatalf("JWKS kids before rotation = %v, want [%s]", got, oldKid)
 	}
 
-	newKid, err := e.svc.RotateSigningKey(ctx, testMaster(t))
+	newKid, err := e.svc.RotateSigningKey(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

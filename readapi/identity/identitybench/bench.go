@@ -105,7 +105,7 @@ func setup(ctx context.Context, o Options) (*bench, func(), error) {
 	}
 	svc := cmd.NewService(store, accounts.New(o.DB, reg, logger), master, mail.NewMailbox(o.MailDir, logger), clock, logger,
 		cmd.Config{Issuer: "http://bench.invalid", ResetURL: "http://bench.invalid/reset"})
-	if err := svc.Start(ctx, master); err != nil {
+	if err := svc.Start(ctx); err != nil {
 		return nil, nil, err
 	}
 	surface, err := readapi.NewSurface("api", readapi.Deps{Logger: logger, Registry: prometheus.NewRegistry(), Health: readiness{}})

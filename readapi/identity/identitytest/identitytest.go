@@ -81,7 +81,7 @@ func Start(t testing.TB, opts identity.Options, routes ...func(e *Env)) *Env {
 	svc := cmd.NewService(store, dir, master, box, clock, logger, cmd.Config{Issuer: srv.URL,
 		ResetURL: srv.URL + "/reset-password", Argon2: CheapArgon2})
 	ctx, cancel := context.WithCancel(context.Background())
-	if err := svc.Start(ctx, master); err != nil {
+	if err := svc.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
