@@ -123,7 +123,7 @@ func MatchRedirectURI(registered []string, presented string) bool {
 		return true
 	}
 	p, err := url.Parse(presented)
-	if err != nil || p.Scheme != "http" || !IsLoopback(p.Hostname()) {
+	if err != nil || p.Scheme != "http" || p.User != nil || !IsLoopback(p.Hostname()) {
 		return false
 	}
 	for _, r := range registered {
