@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os/exec"
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	cmdidentity "github.com/strata-platform/strata/commands/identity"
 )
 
 // Config is Strata's configuration, read from the environment (README.md has
@@ -24,8 +27,12 @@ type Config struct {
 	MasterKey     string // base64 of 32 bytes; empty: <data dir>/master.key
 	SMTPURL       string // empty: the dev mailbox under <data dir>/mail
 	Issuer        string // public base URL of the platform API (JWT iss)
+	BuilderURL    string // public base URL of the builder surface (its OAuth redirect URI's base)
 	ResetURL      string // password-reset link mailed to users
 	TestAuth      bool   // serve /api/v1/test-auth (never in production)
+	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
+	// provider without a client id and secret answers 503.
+	Social cmdidentity.SocialConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -73,6 +80,12 @@ func loadConfig(env map[string]string) (Config, error) {
 	c.SMTPURL = get("STRATA_SMTP_URL", "")
 	c.Issuer = strings.TrimRight(get("STRATA_PUBLIC_URL", "http://"+c.Addrs["api"]), "/")
 	c.ResetURL = get("STRATA_RESET_URL", c.Issuer+"/reset-password")
+	c.BuilderURL = strings.TrimRight(get("STRATA_BUILDER_PUBLIC_URL", "http://"+c.Addrs["builder"]), "/")
+	for name, v := range map[string]string{"STRATA_PUBLIC_URL": c.Issuer, "STRATA_BUILDER_PUBLIC_URL": c.BuilderURL} {
+		if err := checkHTTPURL(v); err != nil {
+			return c, fmt.Errorf("%s: %w", name, err)
+		}
+	}
 	switch v := get("STRATA_ENABLE_TEST_AUTH", "false"); v {
 	case "true", "1":
 		c.TestAuth = true
@@ -80,7 +93,42 @@ func loadConfig(env map[string]string) (Config, error) {
 	default:
 		return c, fmt.Errorf("STRATA_ENABLE_TEST_AUTH: want true or false, got %q", v)
 	}
+	urls := []struct {
+		dst       *string
+		name, def string
+	}{
+		{&c.Social.Codehost.AuthorizeURL, "STRATA_CODEHOST_AUTHORIZE_URL", cmdidentity.DefaultCodehostAuthorizeURL},
+		{&c.Social.Codehost.TokenURL, "STRATA_CODEHOST_TOKEN_URL", cmdidentity.DefaultCodehostTokenURL},
+		{&c.Social.Codehost.APIURL, "STRATA_CODEHOST_API_URL", cmdidentity.DefaultCodehostAPIURL},
+		{&c.Social.Network.Issuer, "STRATA_NETWORK_ISSUER", cmdidentity.DefaultNetworkIssuer},
+		{&c.Social.Network.AuthorizeURL, "STRATA_NETWORK_AUTHORIZE_URL", cmdidentity.DefaultNetworkAuthorizeURL},
+		{&c.Social.Network.TokenURL, "STRATA_NETWORK_TOKEN_URL", cmdidentity.DefaultNetworkTokenURL},
+		{&c.Social.Network.JWKSURL, "STRATA_NETWORK_JWKS_URL", cmdidentity.DefaultNetworkJWKSURL},
+		{&c.Social.Network.UserinfoURL, "STRATA_NETWORK_USERINFO_URL", cmdidentity.DefaultNetworkUserinfoURL},
+	}
+	for _, u := range urls {
+		*u.dst = get(u.name, u.def)
+		if err := checkHTTPURL(*u.dst); err != nil {
+			return c, fmt.Errorf("%s: %w", u.name, err)
+		}
+	}
+	c.Social.Codehost.ClientID = get("STRATA_CODEHOST_CLIENT_ID", "")
+	c.Social.Codehost.ClientSecret = get("STRATA_CODEHOST_CLIENT_SECRET", "")
+	c.Social.Network.ClientID = get("STRATA_NETWORK_CLIENT_ID", "")
+	c.Social.Network.ClientSecret = get("STRATA_NETWORK_CLIENT_SECRET", "")
 	return c, nil
+}
+
+// checkHTTPURL accepts an absolute http or https URL with a host.
+func checkHTTPURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("must be an absolute http(s) URL, got %q", raw)
+	}
+	if u.User != nil || u.Fragment != "" {
+		return fmt.Errorf("must not carry user information or a fragment, got %q", u.Redacted())
+	}
+	return nil
 }
 
 // buildVersion returns the commit the binary was built from: the linker flag,

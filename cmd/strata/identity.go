@@ -59,7 +59,8 @@ func startIdentity(ctx context.Context, app *App) error {
 // identityRoutes serves the identity context on the platform API.
 func identityRoutes(surface string, r *mux.Router, app *App) {
 	if surface == "api" && app.Identity != nil {
-		readidentity.Routes(r, app.Identity.Service, app.Identity.Auth, readidentity.Options{TestAuth: app.Config.TestAuth})
+		readidentity.Routes(r, app.Identity.Service, app.Identity.Auth, readidentity.Options{TestAuth: app.Config.TestAuth,
+			Social: app.Config.Social})
 		oauth.Routes(r, app.Identity.Service, app.Identity.Auth)
 	}
 }

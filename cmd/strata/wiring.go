@@ -7,11 +7,14 @@ import (
 
 	"github.com/gorilla/mux"
 
+	cmdbuilder "github.com/strata-platform/strata/commands/builder"
+	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
 	"github.com/strata-platform/strata/projections/catalog"
+	"github.com/strata-platform/strata/projections/foundersessions"
 	"github.com/strata-platform/strata/readapi/auth"
 )
 
@@ -31,6 +34,8 @@ type App struct {
 	// platform's credentials for every context.
 	Identity *identityContext
 	Auth     auth.Authenticator
+	// Founders are the builder's founder sessions.
+	Founders *cmdbuilder.Sessions
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -51,13 +56,24 @@ type Wiring struct {
 // productionWiring is the wiring of `strata` itself.
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
-		return registerAll(reg, identity.Events())
+		if err := registerAll(reg, identity.Events()); err != nil {
+			return err
+		}
+		return registerAll(reg, builder.Events())
 	},
 	Projectors: func(reg *eventstore.Registry) []projections.Projector {
-		return []projections.Projector{catalog.New(reg.Names())}
+		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}}
 	},
-	Start:  startIdentity,
-	Routes: identityRoutes,
+	Start: func(ctx context.Context, app *App) error {
+		if err := startIdentity(ctx, app); err != nil {
+			return err
+		}
+		return startBuilder(ctx, app)
+	},
+	Routes: func(surface string, r *mux.Router, app *App) {
+		identityRoutes(surface, r, app)
+		builderRoutes(surface, r, app)
+	},
 }
 
 // registerAll registers event constructors at schema version 1.

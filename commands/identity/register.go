@@ -59,34 +59,62 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 	if err != nil {
 		return Session{}, err
 	}
+	u, err := s.createAccount(ctx, newAccount{Email: strings.TrimSpace(in.Email), Key: email, FullName: name,
+		PasswordHash: hash, StripeSessionID: in.StripeSessionID}, nil)
+	if err != nil {
+		return Session{}, err
+	}
+	return s.session(u)
+}
+
+// newAccount is an account to create.
+type newAccount struct {
+	Email           string // as given (trimmed)
+	Key             string // its comparison form (ident.NormalizeEmail), claimed unique
+	FullName        string
+	PasswordHash    string // empty: no password sign-in (social accounts)
+	StripeSessionID string
+	EmailVerified   bool
+}
+
+// createAccount creates a user with role USER on the free plan, its
+// default workspace (organization) and default project, in one
+// transaction with the claim on its email. then, if not nil, runs last in
+// the same transaction: it may append to the user's stream (at u.Version)
+// and must Apply what it appends to u.
+func (s *Service) createAccount(ctx context.Context, a newAccount, then func(t *txn, u *ident.User) error) (ident.User, error) {
 	now := s.clock.Now()
 	userID, orgID, projectID := s.cfg.NewUserID(), s.cfg.NewUserID(), s.cfg.NewUserID()
-	reg := &ident.UserRegistered{UserID: userID, Email: strings.TrimSpace(in.Email), FullName: name, PasswordHash: hash,
+	reg := &ident.UserRegistered{UserID: userID, Email: a.Email, FullName: a.FullName, PasswordHash: a.PasswordHash,
 		Role: ident.RoleUser, Plan: ident.PlanFree, OrganizationID: orgID, ProjectID: projectID,
-		StripeSessionID: in.StripeSessionID, At: now}
-	org := &ident.OrganizationCreated{OrganizationID: orgID, Name: workspaceName(name), OwnerID: userID,
+		StripeSessionID: a.StripeSessionID, EmailVerified: a.EmailVerified, At: now}
+	org := &ident.OrganizationCreated{OrganizationID: orgID, Name: workspaceName(a.FullName), OwnerID: userID,
 		ProjectID: projectID, ProjectName: "Default project", At: now}
-	err = s.write(ctx, func(t *txn) error {
+	var u ident.User
+	err := s.write(ctx, func(t *txn) error {
+		u = ident.User{}
 		if err := t.append(ctx, eventstore.Stream{Type: ident.StreamUser, ID: userID}, eventstore.NoStream, reg); err != nil {
 			return err
 		}
 		if err := t.append(ctx, eventstore.Stream{Type: ident.StreamOrganization, ID: orgID}, eventstore.NoStream, org); err != nil {
 			return err
 		}
-		if err := eventstore.Claim(ctx, t.sql, emailScope, email, userID, "email"); err != nil {
+		if err := eventstore.Claim(ctx, t.sql, emailScope, a.Key, userID, "email"); err != nil {
 			if kernel.KindOf(err) == kernel.KindConflict {
 				return emailTaken()
 			}
 			return err
 		}
+		u.Apply(reg)
+		if then != nil {
+			return then(t, &u)
+		}
 		return nil
 	})
 	if err != nil {
-		return Session{}, err
+		return ident.User{}, err
 	}
-	u := ident.User{}
-	u.Apply(reg)
-	return s.session(u)
+	return u, nil
 }
 
 func emailTaken() error {

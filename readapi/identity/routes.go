@@ -12,6 +12,10 @@ import (
 // Options switch optional routes on.
 type Options struct {
 	TestAuth bool // the /api/v1/test-auth routes (STRATA_ENABLE_TEST_AUTH=true)
+	// Social configures sign-in with the code-hosting provider and the
+	// professional network (STRATA_CODEHOST_*, STRATA_NETWORK_*); a provider
+	// without client credentials answers 503 naming the missing settings.
+	Social cmd.SocialConfig
 }
 
 // Routes adds the identity routes to the platform API's router.
@@ -31,6 +35,11 @@ func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator, opts Options) {
 	r.Handle("/api/v1/auth/reset-password", http.HandlerFunc(h.resetPassword)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/change-password", session(h.changePassword)).Methods(http.MethodPost)
 	r.Handle("/api/v1/auth/merge-identity", session(h.mergeIdentity)).Methods(http.MethodPost)
+	social := newSocialHandlers(svc, opts.Social)
+	for _, p := range []string{cmd.ProviderCodehost, cmd.ProviderNetwork} {
+		r.Handle("/api/v1/auth/"+p+"/start", social.start(p)).Methods(http.MethodGet)
+		r.Handle("/api/v1/auth/"+p+"/callback", social.callback(p)).Methods(http.MethodPost)
+	}
 	r.Handle("/api/v1/api-keys", session(h.createKey)).Methods(http.MethodPost)
 	r.Handle("/api/v1/api-keys", need(h.listKeys)).Methods(http.MethodGet)
 	r.Handle("/api/v1/api-keys/{key_id}", session(h.revokeKey)).Methods(http.MethodDelete)

@@ -7,6 +7,7 @@ package identitytest
 import (
 	"bytes"
 	"context"
+	stdsql "database/sql"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -44,6 +45,9 @@ type Env struct {
 	Store   *eventstore.Store
 	Auth    *identity.Authenticator
 	Router  *mux.Router
+	DB      *stdsql.DB
+	Reg     *eventstore.Registry
+	Master  *cmd.MasterKey
 }
 
 // Start starts the identity context on a fresh database (pgtest.Main must
@@ -52,9 +56,16 @@ type Env struct {
 // documents name an address clients can reach.
 func Start(t testing.TB, opts identity.Options, routes ...func(e *Env)) *Env {
 	t.Helper()
+	return StartWithEvents(t, opts, nil, routes...)
+}
+
+// StartWithEvents is Start with more event types registered (another
+// context's, for tests that run it next to identity).
+func StartWithEvents(t testing.TB, opts identity.Options, events []func() kernel.Event, routes ...func(e *Env)) *Env {
+	t.Helper()
 	db := pgtest.DB(t)
 	reg := eventstore.NewRegistry()
-	for _, c := range ident.Events() {
+	for _, c := range append(ident.Events(), events...) {
 		if err := reg.Register(eventstore.EventDef{Name: c().EventType(), Version: 1, New: c}); err != nil {
 			t.Fatal(err)
 		}
@@ -87,7 +98,8 @@ func Start(t testing.TB, opts identity.Options, routes ...func(e *Env)) *Env {
 	done := make(chan struct{})
 	go func() { defer close(done); svc.Run(ctx) }()
 	t.Cleanup(func() { srv.Close(); cancel(); <-done })
-	e := &Env{URL: srv.URL, Svc: svc, Clock: clock, Mailbox: box, Store: store, Auth: identity.NewAuthenticator(svc), Router: surface.Router}
+	e := &Env{URL: srv.URL, Svc: svc, Clock: clock, Mailbox: box, Store: store, Auth: identity.NewAuthenticator(svc),
+		Router: surface.Router, DB: db.SQL, Reg: reg, Master: master}
 	identity.Routes(surface.Router, svc, e.Auth, opts)
 	for _, add := range routes {
 		add(e)

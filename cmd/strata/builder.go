@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	cmdbuilder "github.com/strata-platform/strata/commands/builder"
+	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/projections/foundersessions"
+	readbuilder "github.com/strata-platform/strata/readapi/builder"
+)
+
+// builderClientID names the builder's OAuth client registration. It
+// depends on the redirect URI, so moving the builder to another address
+// registers a new client instead of failing the redirect check.
+func builderClientID(redirect string) string {
+	sum := sha256.Sum256([]byte(redirect))
+	return "strata-builder-" + hex.EncodeToString(sum[:6])
+}
+
+// startBuilder registers the builder surface as a first-party confidential
+// client of the platform's OAuth provider and builds its founder sessions.
+func startBuilder(ctx context.Context, app *App) error {
+	base := app.Config.BuilderURL
+	redirect := base + "/auth/callback"
+	id := builderClientID(redirect)
+	secret, err := app.Identity.Service.EnsureFirstPartyClient(ctx, id, "Strata builder", []string{redirect})
+	if err != nil {
+		return fmt.Errorf("builder: register OAuth client for %s: %w", redirect, err)
+	}
+	wait := func(ctx context.Context, key eventstore.Key) error {
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
+		defer cancel()
+		return app.Runner.WaitFor(wctx, key, foundersessions.Name)
+	}
+	sessions, err := cmdbuilder.NewSessions(app.Store, wait, app.Clock, app.Logger, cmdbuilder.Config{
+		Issuer: app.Config.Issuer, ClientID: id, ClientSecret: secret, RedirectURL: redirect,
+		Key: app.Identity.Master.Derive("builder founder sessions")})
+	if err != nil {
+		return err
+	}
+	app.Founders = sessions
+	return nil
+}
+
+// builderRoutes serves founder sessions on the builder surface.
+func builderRoutes(surface string, r *mux.Router, app *App) {
+	if surface == "builder" && app.Founders != nil {
+		readbuilder.Routes(r, app.Founders, app.Store.DB(), app.Clock, readbuilder.SecureURL(app.Config.BuilderURL))
+	}
+}
