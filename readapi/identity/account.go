@@ -185,7 +185,7 @@ func (h *handlers) me(w http.ResponseWriter, r *http.Request) {
 	}
 	org, _ := h.svc.Directory().Organization(u.OrganizationID)
 	reply(w, r, http.StatusOK, profile{ID: u.ID, Email: u.Email, FullName: u.FullName, Role: u.Role, Plan: u.Plan,
-		Credits: u.Credits, IsActive: u.Active, OrganizationID: u.OrganizationID,
+		Credits: u.Credits, IsActive: u.Active, EmailVerified: u.EmailVerified, OrganizationID: u.OrganizationID,
 		Organization: organization{ID: org.ID, Name: org.Name}, ProjectID: u.ProjectID, CreatedAt: u.CreatedAt})
 }
 

@@ -135,7 +135,7 @@ func userOf(t testing.TB, body map[string]any) map[string]any {
 func (e *socialEnv) expectMe(tok, userID, email string) map[string]any {
 	e.t.Helper()
 	st, me, _ := e.call("GET", "/api/v1/auth/me", nil, bearerH(tok)...)
-	if st != http.StatusOK || me["id"] != userID || me["email"] != email {
+	if st != http.StatusOK || me["id"] != userID || me["email"] != email || me["email_verified"] != true {
 		e.t.Fatalf("me: %d %v, want %s %s", st, me, userID, email)
 	}
 	return me
