@@ -81,9 +81,12 @@ func (h *handlers) adminEvents(w http.ResponseWriter, r *http.Request) {
 	reply(w, r, http.StatusOK, out)
 }
 
-// secretFields are payload members the admin log never shows: password
-// hashes, key and token hashes, sealed private keys.
-var secretFields = []string{"password_hash", "secret_hash", "token_hash", "sealed_private"}
+// secret reports whether a payload member is one the admin log never
+// shows: every hash (passwords, keys, client secrets, codes, refresh tokens,
+// session cookies) and every sealed value (signing keys, stored tokens).
+func secret(member string) bool {
+	return strings.HasSuffix(member, "_hash") || strings.HasPrefix(member, "sealed_")
+}
 
 // redact replaces secret payload members with "[redacted]".
 func redact(e eventstore.Envelope) eventstore.Envelope {
@@ -93,8 +96,8 @@ func redact(e eventstore.Envelope) eventstore.Envelope {
 		return e
 	}
 	changed := false
-	for _, f := range secretFields {
-		if _, ok := m[f]; ok {
+	for f := range m {
+		if secret(f) {
 			m[f] = json.RawMessage(`"[redacted]"`)
 			changed = true
 		}
