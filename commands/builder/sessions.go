@@ -7,14 +7,11 @@ package builder
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -26,6 +23,7 @@ import (
 	"github.com/google/uuid"
 	"golang.org/x/oauth2"
 
+	"github.com/strata-platform/strata/commands/sealed"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -48,7 +46,7 @@ type Sessions struct {
 	cfg      Config
 	oauth    *oauth2.Config
 	verifier *oidc.IDTokenVerifier
-	aead     cipher.AEAD
+	box      *sealed.Box
 	clock    kernel.Clock
 	log      *slog.Logger
 }
@@ -60,13 +58,9 @@ const LoginTTL = 10 * time.Minute
 // session read model has applied an append (read-your-writes).
 func NewSessions(store *eventstore.Store, wait func(context.Context, eventstore.Key) error, clock kernel.Clock,
 	logger *slog.Logger, cfg Config) (*Sessions, error) {
-	block, err := aes.NewCipher(cfg.Key)
+	box, err := sealed.New(cfg.Key)
 	if err != nil {
 		return nil, fmt.Errorf("builder sessions key: %w", err)
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
 	}
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 10 * time.Second}
@@ -77,7 +71,7 @@ func NewSessions(store *eventstore.Store, wait func(context.Context, eventstore.
 			AuthStyle: oauth2.AuthStyleInHeader}}
 	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.Background(), cfg.HTTPClient), cfg.Issuer+"/.well-known/jwks.json")
 	v := oidc.NewVerifier(cfg.Issuer, keys, &oidc.Config{ClientID: cfg.ClientID, Now: clock.Now})
-	return &Sessions{store: store, wait: wait, cfg: cfg, oauth: o, verifier: v, aead: aead, clock: clock, log: logger}, nil
+	return &Sessions{store: store, wait: wait, cfg: cfg, oauth: o, verifier: v, box: box, clock: clock, log: logger}, nil
 }
 
 // login is the sealed content of the login cookie: what the callback must
@@ -101,7 +95,7 @@ func (s *Sessions) Begin(returnTo string) (string, string, time.Time) {
 	l := login{State: random(24), Verifier: oauth2.GenerateVerifier(), Nonce: random(24), ReturnTo: returnTo, Exp: exp.Unix()}
 	plain, _ := json.Marshal(l)
 	authURL := s.oauth.AuthCodeURL(l.State, oauth2.S256ChallengeOption(l.Verifier), oidc.Nonce(l.Nonce))
-	return authURL, s.seal(plain, "login"), exp
+	return authURL, s.box.Seal(plain, "login"), exp
 }
 
 // Signed is a completed sign-in: the session cookie's value (shown once),
@@ -118,7 +112,7 @@ type Signed struct {
 // records the session with the tokens sealed.
 func (s *Sessions) Complete(ctx context.Context, cookie string, q url.Values) (Signed, error) {
 	var l login
-	plain, err := s.open(cookie, "login")
+	plain, err := s.box.Open(cookie, "login")
 	if err != nil || json.Unmarshal(plain, &l) != nil || s.clock.Now().Unix() >= l.Exp {
 		return Signed{}, kernel.Invalid("state", "login_cookie", "the sign-in expired or was started in another browser; start again at /auth/login")
 	}
@@ -168,7 +162,7 @@ func (s *Sessions) record(ctx context.Context, userID, email, name string, tok *
 	cookie := random(32)
 	scope, _ := tok.Extra("scope").(string)
 	ev := &builder.FounderSignedIn{SessionID: uuid.NewString(), SessionHash: HashCookie(cookie), UserID: userID, Email: email,
-		Name: name, Scope: scope, SealedTokens: []byte(s.seal(tokens, "tokens")), ExpiresAt: now.Add(builder.SessionTTL), At: now}
+		Name: name, Scope: scope, SealedTokens: []byte(s.box.Seal(tokens, "tokens")), ExpiresAt: now.Add(builder.SessionTTL), At: now}
 	a, err := s.store.Append(ctx, eventstore.Stream{Type: builder.StreamSession, ID: ev.SessionID}, eventstore.NoStream, ev)
 	if err != nil {
 		return Signed{}, err
@@ -184,7 +178,7 @@ func (s *Sessions) record(ctx context.Context, userID, email, name string, tok *
 // session is recorded as ended.
 func (s *Sessions) End(ctx context.Context, sessionID string, sealedTokens []byte) error {
 	var t storedTokens
-	if plain, err := s.open(string(sealedTokens), "tokens"); err == nil && json.Unmarshal(plain, &t) == nil && t.RefreshToken != "" {
+	if plain, err := s.box.Open(string(sealedTokens), "tokens"); err == nil && json.Unmarshal(plain, &t) == nil && t.RefreshToken != "" {
 		if err := s.revoke(ctx, t.RefreshToken); err != nil {
 			s.log.Warn("builder logout: revoking the refresh token failed", "err", err)
 		}
@@ -220,23 +214,6 @@ func (s *Sessions) revoke(ctx context.Context, token string) error {
 func HashCookie(cookie string) string {
 	sum := sha256.Sum256([]byte(cookie))
 	return hex.EncodeToString(sum[:])
-}
-
-func (s *Sessions) seal(plain []byte, purpose string) string {
-	nonce := make([]byte, s.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return base64.RawURLEncoding.EncodeToString(s.aead.Seal(nonce, nonce, plain, []byte(purpose)))
-}
-
-func (s *Sessions) open(sealed, purpose string) ([]byte, error) {
-	raw, err := base64.RawURLEncoding.DecodeString(sealed)
-	n := s.aead.NonceSize()
-	if err != nil || len(raw) < n {
-		return nil, errors.New("malformed sealed value")
-	}
-	return s.aead.Open(nil, raw[:n], raw[n:], []byte(purpose))
 }
 
 func random(n int) string {

@@ -1,15 +1,13 @@
 package identity
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"time"
 
+	"github.com/strata-platform/strata/commands/sealed"
 	ident "github.com/strata-platform/strata/domain/identity"
 )
 
@@ -29,20 +27,16 @@ type browserSession struct {
 
 // Browser seals and opens sign-in cookies and makes CSRF tokens.
 type Browser struct {
-	aead    cipher.AEAD
+	box     *sealed.Box
 	csrfKey []byte
 }
 
 func newBrowser(m *MasterKey) *Browser {
-	block, err := aes.NewCipher(m.Derive("oauth browser session"))
+	box, err := sealed.New(m.Derive("oauth browser session"))
 	if err != nil {
-		panic(err) // a 32-byte key cannot be refused
+		panic(err) // a derived key is 32 bytes
 	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
-	}
-	return &Browser{aead: aead, csrfKey: m.Derive("oauth csrf")}
+	return &Browser{box: box, csrfKey: m.Derive("oauth csrf")}
 }
 
 // Browser returns the sign-in cookie and CSRF helper.
@@ -52,24 +46,14 @@ func (s *Service) Browser() *Browser { return s.browser }
 func (b *Browser) SealSession(u ident.User, authTime time.Time) (string, time.Time) {
 	exp := authTime.Add(BrowserSessionTTL)
 	plain, _ := json.Marshal(browserSession{UserID: u.ID, SV: u.SecurityStamp, AuthTime: authTime.Unix(), Exp: exp.Unix()})
-	nonce := make([]byte, b.aead.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return base64.RawURLEncoding.EncodeToString(b.aead.Seal(nonce, nonce, plain, []byte("session"))), exp
+	return b.box.Seal(plain, "session"), exp
 }
 
 // OpenSession returns the user signed in by a cookie value and when they
 // signed in, if the cookie is genuine, unexpired, and its user is active
 // with the same security stamp (a password change signs browsers out).
 func (s *Service) OpenSession(value string) (ident.User, time.Time, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(value)
-	b := s.browser
-	n := b.aead.NonceSize()
-	if err != nil || len(raw) < n {
-		return ident.User{}, time.Time{}, false
-	}
-	plain, err := b.aead.Open(nil, raw[:n], raw[n:], []byte("session"))
+	plain, err := s.browser.box.Open(value, "session")
 	if err != nil {
 		return ident.User{}, time.Time{}, false
 	}

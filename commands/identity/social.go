@@ -2,8 +2,6 @@ package identity
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/base64"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/coreos/go-oidc/v3/oidc"
 
+	"github.com/strata-platform/strata/commands/sealed"
 	ident "github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 )
@@ -95,7 +94,7 @@ type Social struct {
 	cfg      SocialConfig
 	client   *http.Client // provider APIs
 	token    *http.Client // code-hosting token endpoint: asks for JSON
-	state    cipher.AEAD  // seals the state cookie
+	state    *sealed.Box  // seals the state cookie
 	verifier *oidc.IDTokenVerifier
 }
 
@@ -133,20 +132,16 @@ func NewSocial(svc *Service, cfg SocialConfig) *Social {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	token := *client
 	token.Transport = acceptJSON{client.Transport}
-	block, err := aes.NewCipher(svc.master.Derive("social sign-in state"))
+	box, err := sealed.New(svc.master.Derive("social sign-in state"))
 	if err != nil {
-		panic(err) // a 32-byte key cannot be refused
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		panic(err)
+		panic(err) // a derived key is 32 bytes
 	}
 	// The key set lives as long as the process: it caches the provider's
 	// keys and fetches them again (with this client) when a token names a
 	// key it does not know.
 	keys := oidc.NewRemoteKeySet(oidc.ClientContext(context.Background(), client), n.JWKSURL)
 	v := oidc.NewVerifier(n.Issuer, keys, &oidc.Config{ClientID: n.ClientID, Now: svc.clock.Now})
-	return &Social{svc: svc, cfg: cfg, client: client, token: &token, state: aead, verifier: v}
+	return &Social{svc: svc, cfg: cfg, client: client, token: &token, state: box, verifier: v}
 }
 
 // limitTransport cuts every provider answer at MaxProviderResponse bytes
@@ -244,20 +239,11 @@ type socialState struct {
 
 func (x *Social) seal(st socialState) string {
 	plain, _ := json.Marshal(st)
-	nonce := make([]byte, x.state.NonceSize())
-	if _, err := rand.Read(nonce); err != nil {
-		panic("crypto/rand failed: " + err.Error())
-	}
-	return base64.RawURLEncoding.EncodeToString(x.state.Seal(nonce, nonce, plain, []byte("social:"+st.Provider)))
+	return x.state.Seal(plain, "social:"+st.Provider)
 }
 
 func (x *Social) open(provider, value string) (socialState, bool) {
-	raw, err := base64.RawURLEncoding.DecodeString(value)
-	n := x.state.NonceSize()
-	if err != nil || len(raw) < n {
-		return socialState{}, false
-	}
-	plain, err := x.state.Open(nil, raw[:n], raw[n:], []byte("social:"+provider))
+	plain, err := x.state.Open(value, "social:"+provider)
 	if err != nil {
 		return socialState{}, false
 	}
