@@ -8,19 +8,21 @@ import (
 
 	"github.com/strata-platform/strata/eventstore/storebench"
 	"github.com/strata-platform/strata/readapi/identity/identitybench"
+	"github.com/strata-platform/strata/readapi/oauth/oauthbench"
 )
 
-// bench runs `strata bench eventstore [--quick]`: the measurements of
-// eventstore/storebench, in a scratch database created on the configured
+// bench runs `strata bench eventstore|identity|oauth [--quick]`: the
+// measurements of eventstore/storebench (or of the identity context or the
+// OAuth provider), in a scratch database created on the configured
 // server (DATABASE_URL or the embedded cluster) and dropped at the end, also
 // on error or interrupt. The user's database is only used to reach the server.
 func (c *command) bench(ctx context.Context, args []string) error {
-	if len(args) == 0 || (args[0] != "eventstore" && args[0] != "identity") {
+	if len(args) == 0 || (args[0] != "eventstore" && args[0] != "identity" && args[0] != "oauth") {
 		what := "no subcommand"
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q", args[0])
 		}
-		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity [--quick]", errUsage, what)
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth [--quick]", errUsage, what)
 	}
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
@@ -47,8 +49,8 @@ func (c *command) bench(ctx context.Context, args []string) error {
 			c.logger.Error("drop the bench's scratch database", "database", scratch.Name, "err", err)
 		}
 	}()
-	if args[0] == "identity" {
-		return c.benchIdentity(ctx, scratch, *quick)
+	if args[0] == "identity" || args[0] == "oauth" {
+		return c.benchIdentity(ctx, scratch, args[0], *quick)
 	}
 	c.logger.Info("bench running in a scratch database", "database", scratch.Name, "mode", opts.Mode)
 	opts.DB, opts.URL, opts.Logger, opts.Progress = scratch.DB, scratch.URL, c.logger, c.stderr
@@ -59,8 +61,9 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	return rep.Print(c.stdout)
 }
 
-// benchIdentity runs `strata bench identity` in the scratch database.
-func (c *command) benchIdentity(ctx context.Context, scratch *storebench.Scratch, quick bool) error {
+// benchIdentity runs `strata bench identity` or `strata bench oauth` (what)
+// in the scratch database.
+func (c *command) benchIdentity(ctx context.Context, scratch *storebench.Scratch, what string, quick bool) error {
 	opts := identitybench.Full()
 	if quick {
 		opts = identitybench.Quick()
@@ -71,7 +74,11 @@ func (c *command) benchIdentity(ctx context.Context, scratch *storebench.Scratch
 	}
 	defer os.RemoveAll(dir)
 	opts.DB, opts.MailDir, opts.Progress = scratch.DB, dir, c.stderr
-	rep, err := identitybench.Run(ctx, opts)
+	run := identitybench.Run
+	if what == "oauth" {
+		run = oauthbench.Run // same options (oauthbench.Full and Quick are identitybench's)
+	}
+	rep, err := run(ctx, opts)
 	if err != nil {
 		return err
 	}
