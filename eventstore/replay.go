@@ -34,7 +34,7 @@ func ReadAfter(ctx context.Context, q Querier, after Key, limit int, handles []s
 		return nil, fmt.Errorf("read after %v: %w", after, err)
 	}
 	defer rows.Close()
-	out := make([]Envelope, 0, limit)
+	out := make([]Envelope, 0, min(limit, 64)) // a tail read usually finds a few events
 	for rows.Next() {
 		e, err := scanRaw(rows)
 		if err != nil {

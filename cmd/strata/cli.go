@@ -26,7 +26,7 @@ Usage:
   strata users promote EMAIL [--role ADMIN|USER]
                                    set an account's role (ADMIN may read the event log over HTTP)
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
-  strata bench eventstore|identity [--quick]
+  strata bench eventstore|identity|oauth [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata version                   print the build's commit id
 

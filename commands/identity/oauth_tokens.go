@@ -72,11 +72,16 @@ func (t *Tokens) VerifyAccess(token string) (*AccessClaims, error) {
 	if err := t.refresh(); err != nil {
 		return nil, err
 	}
+	now := t.clock.Now()
+	if c, ok := t.accesses.get(token, now); ok {
+		return &c, nil
+	}
 	var c AccessClaims
 	_, err := t.accessParser.ParseWithClaims(token, &c, t.keyFor(AccessTokenType))
 	if err != nil || c.Subject == "" || c.ID == "" || c.GrantID == "" || len(c.Audience) != 1 {
 		return nil, kernel.Unauthenticated("the access token is invalid or has expired")
 	}
+	t.accesses.put(token, c, c.ExpiresAt.Time, now)
 	return &c, nil
 }
 

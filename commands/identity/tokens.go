@@ -53,6 +53,8 @@ type Tokens struct {
 	parser   *jwt.Parser
 	// accessParser parses OAuth access tokens, whose audience is a resource.
 	accessParser *jwt.Parser
+	sessions     verifiedCache[Claims]
+	accesses     verifiedCache[AccessClaims]
 
 	mu   sync.RWMutex
 	seen int // how many of src's keys are parsed
@@ -193,6 +195,10 @@ func (t *Tokens) Verify(token string) (*Claims, error) {
 	if err := t.refresh(); err != nil {
 		return nil, err
 	}
+	now := t.clock.Now()
+	if c, ok := t.sessions.get(token, now); ok {
+		return &c, nil
+	}
 	var c Claims
 	_, err := t.parser.ParseWithClaims(token, &c, t.keyFor("JWT"))
 	if err != nil {
@@ -201,6 +207,7 @@ func (t *Tokens) Verify(token string) (*Claims, error) {
 	if c.Subject == "" || c.ID == "" {
 		return nil, kernel.Unauthenticated("the access token is invalid or has expired; log in again")
 	}
+	t.sessions.put(token, c, c.ExpiresAt.Time, now)
 	return &c, nil
 }
 

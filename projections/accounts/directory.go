@@ -90,6 +90,11 @@ func (d *Directory) Key() eventstore.Key {
 func (d *Directory) CatchUp(ctx context.Context) error {
 	d.readMu.Lock()
 	defer d.readMu.Unlock()
+	return d.catchUp(ctx)
+}
+
+// catchUp is CatchUp with readMu held.
+func (d *Directory) catchUp(ctx context.Context) error {
 	for {
 		page, err := eventstore.ReadAfter(ctx, d.db, d.Key(), d.batchSize, d.types)
 		if err != nil {
@@ -123,24 +128,36 @@ func (d *Directory) CatchUp(ctx context.Context) error {
 
 // Sync returns once the directory has applied key (the Last key of an
 // append), catching up itself; a ctx that ends first gives an unavailable
-// error (the write is stored; the read model is late).
+// error (the write is stored; the read model is late). Concurrent callers
+// share catch-ups: while one runs, the others wait for what it applies
+// instead of queueing to repeat its query.
 func (d *Directory) Sync(ctx context.Context, key eventstore.Key) error {
 	for {
-		if !d.Key().Less(key) {
+		d.mu.RLock()
+		reached, changed := !d.key.Less(key), d.changed
+		d.mu.RUnlock()
+		if reached {
 			return nil
 		}
-		if err := d.CatchUp(ctx); err != nil {
-			if ctx.Err() != nil {
-				return kernel.Unavailable("the change is stored but not visible yet; retry shortly", ctx.Err())
+		if d.readMu.TryLock() {
+			err := d.catchUp(ctx)
+			d.readMu.Unlock()
+			if err != nil {
+				if ctx.Err() != nil {
+					return kernel.Unavailable("the change is stored but not visible yet; retry shortly", ctx.Err())
+				}
+				return err
 			}
-			return err
+			if !d.Key().Less(key) {
+				return nil
+			}
 		}
-		if !d.Key().Less(key) {
-			return nil
-		}
-		select { // an older transaction still holds the horizon back
+		// Another caller is catching up, or an older transaction still holds
+		// the horizon back: wait for the next applied page or a short tick.
+		select {
 		case <-ctx.Done():
 			return kernel.Unavailable("the change is stored but not visible yet; retry shortly", ctx.Err())
+		case <-changed:
 		case <-time.After(2 * time.Millisecond):
 		}
 	}
