@@ -84,13 +84,9 @@ func (b *bench) bearer(ctx context.Context) ([]storebench.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	set, err := b.Svc.Tokens().JWKS()
-	if err != nil || len(set.Keys) == 0 {
-		return nil, fmt.Errorf("JWKS: %v", err)
-	}
-	pub, ok := set.Keys[0].Key.(*rsa.PublicKey)
-	if !ok {
-		return nil, fmt.Errorf("JWKS key is %T", set.Keys[0].Key)
+	pub, err := SigningPublicKey(b.Svc)
+	if err != nil {
+		return nil, err
 	}
 	b.o.Logf("bearer authentication ...")
 	base, _, err := Load(ctx, runtime.GOMAXPROCS(0), b.o.Duration, RSABaseline(sess.AccessToken, pub))
@@ -112,4 +108,18 @@ func (b *bench) bearer(ctx context.Context) ([]storebench.Figure, error) {
 	b.o.Logf("  bearer %.0f/s, bare RSA verify %.0f/s", rate, base)
 	return []storebench.Figure{{Name: "bearer JWT authentication, in process", Unit: unitRate, Ours: rate, Baseline: base,
 		Target: storebench.Target{Min: 20000}, Samples: int(rate * b.o.Duration.Seconds())}}, nil
+}
+
+// SigningPublicKey returns the public key that signs the service's tokens
+// now (the newest in its JWKS), for the bare RSA baselines.
+func SigningPublicKey(svc *cmd.Service) (*rsa.PublicKey, error) {
+	set, err := svc.Tokens().JWKS()
+	if err != nil || len(set.Keys) == 0 {
+		return nil, fmt.Errorf("JWKS: %v", err)
+	}
+	pub, ok := set.Keys[0].Key.(*rsa.PublicKey)
+	if !ok {
+		return nil, fmt.Errorf("JWKS key is %T", set.Keys[0].Key)
+	}
+	return pub, nil
 }

@@ -120,13 +120,9 @@ func (b *bench) introspections(ctx context.Context) ([]storebench.Figure, error)
 	if err != nil {
 		return nil, err
 	}
-	set, err := b.Svc.Tokens().JWKS()
-	if err != nil || len(set.Keys) == 0 {
-		return nil, fmt.Errorf("JWKS: %v", err)
-	}
-	pub, ok := set.Keys[0].Key.(*rsa.PublicKey)
-	if !ok {
-		return nil, fmt.Errorf("JWKS key is %T", set.Keys[0].Key)
+	pub, err := identitybench.SigningPublicKey(b.Svc)
+	if err != nil {
+		return nil, err
 	}
 	f := url.Values{"token": {t.AccessToken}}
 	b.o.Logf("introspection ...")
