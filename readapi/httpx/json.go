@@ -149,6 +149,11 @@ func jsonType(t reflect.Type) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
+	// A type may name its own JSON form ("decimal", "date"), for types that
+	// decode themselves from more than one JSON type.
+	if named, ok := reflect.Zero(t).Interface().(interface{ JSONType() string }); ok {
+		return named.JSONType()
+	}
 	switch t.Kind() {
 	case reflect.String:
 		return "string"

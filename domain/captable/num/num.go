@@ -10,9 +10,11 @@
 package num
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 	"strings"
 )
 
@@ -243,29 +245,36 @@ func (a Num) Fixed(places int) string { return a.Round(places).rat().FloatString
 // MarshalJSON writes a as a JSON number (String's text, never a float's).
 func (a Num) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
 
+// JSONType names the JSON form of a Num for error messages: "decimal".
+func (Num) JSONType() string { return "decimal" }
+
 // UnmarshalJSON reads a JSON number or a JSON string holding a plain decimal.
+// Anything else fails with a *json.UnmarshalTypeError, so that
+// encoding/json reports the field it was decoding.
 func (a *Num) UnmarshalJSON(b []byte) error {
 	s := string(b)
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+	quoted := len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"'
+	if quoted {
 		s = s[1 : len(s)-1]
 	}
-	if s == "null" {
-		return fmt.Errorf("%w: null", ErrSyntax)
-	}
-	// JSON numbers may carry an exponent; accept it on input only when the
-	// result is still a plain decimal of bounded size.
-	if strings.ContainsAny(s, "eE") {
-		r, ok := new(big.Rat).SetString(s)
-		if !ok || len(r.Num().String())+len(r.Denom().String()) > 2*maxDigits {
-			return fmt.Errorf("%q: %w", s, ErrSyntax)
-		}
-		*a = Num{r}
-		return nil
-	}
 	n, err := Parse(s)
+	// JSON numbers may carry an exponent; accept it only when the value is
+	// still of bounded size.
+	if err != nil && !quoted && strings.ContainsAny(s, "eE") {
+		if r, ok := new(big.Rat).SetString(s); ok && len(r.Num().String())+len(r.Denom().String()) <= 2*maxDigits {
+			n, err = Num{r}, nil
+		}
+	}
 	if err != nil {
-		return err
+		return &json.UnmarshalTypeError{Value: "value " + truncate(string(b)), Type: reflect.TypeOf(Num{})}
 	}
 	*a = n
 	return nil
+}
+
+func truncate(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
 }

@@ -121,3 +121,16 @@ func TestZeroValueAndImmutability(t *testing.T) {
 		t.Fatal("Min/Max")
 	}
 }
+
+func TestJSONErrorNamesTheField(t *testing.T) {
+	var v struct {
+		Terms struct {
+			Cap Num `json:"valuationCap"`
+		} `json:"terms"`
+	}
+	err := json.Unmarshal([]byte(`{"terms": {"valuationCap": "4M"}}`), &v)
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field != "terms.valuationCap" {
+		t.Fatalf("err = %#v, want an UnmarshalTypeError for terms.valuationCap", err)
+	}
+}
