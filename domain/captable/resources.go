@@ -161,9 +161,9 @@ type SAFETerms struct {
 
 // SAFE is a simple agreement for future equity.
 type SAFE struct {
-	ID               string    `json:"safeId"`
-	InvestorID       string    `json:"investorId"`
-	InvestmentAmount num.Num   `json:"investmentAmount"`
+	ID               string  `json:"safeId"`
+	InvestorID       string  `json:"investorId"`
+	InvestmentAmount num.Num `json:"investmentAmount"`
 	SAFETerms
 	IssueDate time.Time `json:"issueDate"`
 	Notes     string    `json:"notes,omitempty"`
