@@ -1,4 +1,6 @@
-package identity
+// Package passwords hashes and verifies passwords with argon2id, for every
+// context that keeps accounts of its own (platform identity, the cap table).
+package passwords
 
 import (
 	"context"
