@@ -11,9 +11,10 @@ import (
 
 // LoadOptions bound a stream read. Zero values mean "no bound".
 type LoadOptions struct {
-	UpToVersion int64     // only events with stream_version <= UpToVersion
-	AsOf        time.Time // business time: only events that occurred at or before AsOf
-	AsKnownAt   time.Time // recording time: only events the store had recorded at AsKnownAt
+	UpToVersion  int64     // only events with stream_version <= UpToVersion
+	AfterVersion int64     // only events with stream_version > AfterVersion (catching up a cached fold)
+	AsOf         time.Time // business time: only events that occurred at or before AsOf
+	AsKnownAt    time.Time // recording time: only events the store had recorded at AsKnownAt
 }
 
 const envelopeColumns = `position, transaction_id::text::bigint, event_id::text, stream_type, stream_id,
@@ -27,6 +28,10 @@ func (s *Store) Load(ctx context.Context, streamID string, opts LoadOptions) ([]
 	if opts.UpToVersion > 0 {
 		args = append(args, opts.UpToVersion)
 		where = append(where, "stream_version <= $"+strconv.Itoa(len(args)))
+	}
+	if opts.AfterVersion > 0 {
+		args = append(args, opts.AfterVersion)
+		where = append(where, "stream_version > $"+strconv.Itoa(len(args)))
 	}
 	if !opts.AsOf.IsZero() {
 		args = append(args, opts.AsOf)

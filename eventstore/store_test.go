@@ -185,6 +185,7 @@ func TestLoadTemporalBounds(t *testing.T) {
 	}{
 		{"whole", eventstore.LoadOptions{}, "[jan mar feb, recorded late]"},
 		{"up to version 1", eventstore.LoadOptions{UpToVersion: 1}, "[jan]"},
+		{"after version 1", eventstore.LoadOptions{AfterVersion: 1}, "[mar feb, recorded late]"},
 		{"as of mid february", eventstore.LoadOptions{AsOf: jan.AddDate(0, 1, 14)}, "[jan feb, recorded late]"},
 		{"as known before the late record", eventstore.LoadOptions{AsKnownAt: knownAt}, "[jan mar]"},
 	}

@@ -1,0 +1,79 @@
+// Package captable runs the cap table's commands: it loads a company (or an
+// account) from its stream, lets the domain decide, and appends the events
+// with an optimistic version check. Companies and accounts are kept folded
+// in memory and caught up from the store before each use, so a decision
+// always sees every event recorded before it, whichever process wrote it.
+package captable
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/strata-platform/strata/commands/passwords"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// Config tunes the service.
+type Config struct {
+	// TokenKey signs the cap table's access tokens (HS256); at least 32
+	// bytes. cmd/strata derives it from the master key.
+	TokenKey []byte
+	// Issuer is the iss of the cap table's tokens.
+	Issuer     string
+	AccessTTL  time.Duration // default 1 hour
+	RefreshTTL time.Duration // default 30 days
+	Argon2     passwords.Argon2Params
+	// Wait blocks until the read model has applied the event at key (read
+	// your writes); nil means do not wait.
+	Wait func(ctx context.Context, key eventstore.Key) error
+	// PlatformKeys verifies platform access tokens for platform-login;
+	// nil disables platform-login.
+	PlatformKeys PlatformVerifier
+}
+
+// Service runs the cap table's commands.
+type Service struct {
+	store     *eventstore.Store
+	clock     kernel.Clock
+	ids       kernel.IDs
+	log       *slog.Logger
+	cfg       Config
+	hasher    *passwords.Hasher
+	companies *cache[*companyEntry]
+	accounts  *cache[*accountEntry]
+	usage     *usage
+}
+
+// New returns a service over store.
+func New(store *eventstore.Store, clock kernel.Clock, ids kernel.IDs, log *slog.Logger, cfg Config) *Service {
+	if cfg.AccessTTL == 0 {
+		cfg.AccessTTL = time.Hour
+	}
+	if cfg.RefreshTTL == 0 {
+		cfg.RefreshTTL = 30 * 24 * time.Hour
+	}
+	if cfg.Argon2 == (passwords.Argon2Params{}) {
+		cfg.Argon2 = passwords.DefaultArgon2Params()
+	}
+	if cfg.Issuer == "" {
+		cfg.Issuer = "strata-captable"
+	}
+	s := &Service{store: store, clock: clock, ids: ids, log: log, cfg: cfg, hasher: passwords.NewHasher(cfg.Argon2)}
+	s.companies = newCache(func() *companyEntry { return &companyEntry{} })
+	s.accounts = newCache(func() *accountEntry { return &accountEntry{} })
+	s.usage = newUsage()
+	return s
+}
+
+// Now is the service's clock.
+func (s *Service) Now() time.Time { return s.clock.Now() }
+
+// wait waits for the read model to reach key, when a wait is configured.
+func (s *Service) wait(ctx context.Context, key eventstore.Key) error {
+	if s.cfg.Wait == nil {
+		return nil
+	}
+	return s.cfg.Wait(ctx, key)
+}
