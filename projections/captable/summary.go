@@ -1,0 +1,176 @@
+package captable
+
+import (
+	"context"
+	stdsql "database/sql"
+	"sort"
+	"time"
+
+	"github.com/strata-platform/strata/domain/captable"
+	"github.com/strata-platform/strata/domain/captable/num"
+)
+
+// lapse is an award's outstanding units that lapsed before the day but
+// whose expiry the scheduler has not recorded yet.
+type lapse struct {
+	class, holder string
+	qty           num.Num
+}
+
+func lapsed(ctx context.Context, db *stdsql.DB, company string, day time.Time) ([]lapse, error) {
+	rows, err := db.QueryContext(ctx, `SELECT share_class_id, stakeholder_id, (quantity - exercised - forfeited - expired - cancelled)::text
+		FROM `+schema+`grants WHERE company_id = $1 AND grant_type <> 'RESTRICTED_STOCK'
+		  AND (window_ends IS NOT NULL OR expiration_date IS NOT NULL)
+		  AND ((window_ends IS NOT NULL AND window_ends < $2) OR (expiration_date IS NOT NULL AND expiration_date < $2))
+		  AND quantity - exercised - forfeited - expired - cancelled > 0`, company, day)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []lapse
+	for rows.Next() {
+		var l lapse
+		var q string
+		if err := rows.Scan(&l.class, &l.holder, &q); err != nil {
+			return nil, err
+		}
+		if l.qty, err = num.Parse(q); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// Summary reads a company's live cap table on day (today) from the running
+// totals: the share classes, and the top holders (all of them when top is
+// 0). It agrees with captable.Company.Summary(day) of the folded events.
+func Summary(ctx context.Context, db *stdsql.DB, company string, day time.Time, top int) (captable.Summary, error) {
+	s := captable.Summary{CompanyID: company, AsOf: day}
+	lapses, err := lapsed(ctx, db, company, day)
+	if err != nil {
+		return s, err
+	}
+	byClass, byHolder := map[string]num.Num{}, map[string]num.Num{}
+	for _, l := range lapses {
+		byClass[l.class] = byClass[l.class].Add(l.qty)
+		byHolder[l.holder] = byHolder[l.holder].Add(l.qty)
+	}
+	classes, _, err := Classes(ctx, db, company, Page{Page: 1, Limit: 10_000})
+	if err != nil {
+		return s, err
+	}
+	for _, c := range classes {
+		line := captable.ClassLine{ID: c.ID, Name: c.Name, Type: c.Type, Authorized: c.TotalShares, Issued: c.IssuedShares}
+		out := c.OutstandingAwards.Sub(byClass[c.ID])
+		switch c.Type {
+		case captable.ClassCommon, captable.ClassPreferred:
+			ratio := num.Int(1)
+			if c.Type == captable.ClassPreferred {
+				ratio = c.ConversionRatio
+			}
+			line.Shares, line.Available = c.IssuedShares.Mul(ratio), c.AvailableShares
+			s.TotalAuthorized, s.TotalIssued = s.TotalAuthorized.Add(c.TotalShares), s.TotalIssued.Add(c.IssuedShares)
+		case captable.ClassPool:
+			line.Outstanding, line.Available = out, c.AvailableShares.Add(byClass[c.ID])
+			line.Shares = out.Add(line.Available)
+			s.UnallocatedPool, s.OutstandingAwards = s.UnallocatedPool.Add(line.Available), s.OutstandingAwards.Add(out)
+		case captable.ClassWarrant:
+			line.Outstanding, line.Available, line.Shares = out, c.AvailableShares.Add(byClass[c.ID]), out
+			s.OutstandingAwards = s.OutstandingAwards.Add(out)
+		}
+		s.FullyDiluted = s.FullyDiluted.Add(line.Shares)
+		s.Classes = append(s.Classes, line)
+	}
+	for i := range s.Classes {
+		s.Classes[i].Ownership = frac(s.Classes[i].Shares, s.FullyDiluted)
+	}
+	holders, err := topHolders(ctx, db, company, top, len(byHolder))
+	if err != nil {
+		return s, err
+	}
+	for _, h := range holders {
+		h.Awards = h.Awards.Sub(byHolder[h.ID])
+		h.Shares = h.Issued.Add(h.Awards)
+		if h.Shares.IsZero() {
+			continue
+		}
+		h.Ownership = frac(h.Shares, s.FullyDiluted)
+		s.Holders = append(s.Holders, h)
+	}
+	sort.SliceStable(s.Holders, func(i, j int) bool {
+		if c := s.Holders[i].Shares.Cmp(s.Holders[j].Shares); c != 0 {
+			return c > 0
+		}
+		if s.Holders[i].Name != s.Holders[j].Name {
+			return s.Holders[i].Name < s.Holders[j].Name
+		}
+		return s.Holders[i].ID < s.Holders[j].ID
+	})
+	if top > 0 && len(s.Holders) > top {
+		s.Holders = s.Holders[:top]
+	}
+	return s, nil
+}
+
+// topHolders reads the largest holders by running total; extra more rows
+// are read so that holders whose awards lapsed can be re-ranked.
+func topHolders(ctx context.Context, db *stdsql.DB, company string, top, extra int) ([]captable.HolderLine, error) {
+	limit := any(nil)
+	if top > 0 {
+		limit = top + extra
+	}
+	rows, err := db.QueryContext(ctx, `SELECT stakeholder_id, name, type, issued::text, awards::text FROM `+schema+`stakeholders
+		WHERE company_id = $1 AND issued + awards > 0 ORDER BY issued + awards DESC, name LIMIT $2`, company, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []captable.HolderLine
+	for rows.Next() {
+		var h captable.HolderLine
+		var issued, awards string
+		if err := rows.Scan(&h.ID, &h.Name, &h.Type, &issued, &awards); err != nil {
+			return nil, err
+		}
+		if err := nums(map[*num.Num]string{&h.Issued: issued, &h.Awards: awards}); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+func frac(part, whole num.Num) num.Num {
+	if whole.IsZero() {
+		return num.Zero
+	}
+	return part.Div(whole)
+}
+
+// Companies lists the companies an account belongs to, with its role.
+func Companies(ctx context.Context, db *stdsql.DB, account string) ([]CompanyView, error) {
+	rows, err := db.QueryContext(ctx, `SELECT c.company_id, c.name, m.role, c.created_at FROM `+schema+`members m
+		JOIN `+schema+`companies c USING (company_id) WHERE m.account_id = $1 ORDER BY c.created_at, c.company_id`, account)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []CompanyView{}
+	for rows.Next() {
+		var c CompanyView
+		if err := rows.Scan(&c.ID, &c.Name, &c.Role, &c.CreatedAt); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// CompanyView is a company an account belongs to.
+type CompanyView struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Role      string    `json:"role"`
+	CreatedAt time.Time `json:"createdAt"`
+}
