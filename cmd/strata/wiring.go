@@ -8,11 +8,14 @@ import (
 	"github.com/gorilla/mux"
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
+	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	"github.com/strata-platform/strata/domain/builder"
+	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
+	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	"github.com/strata-platform/strata/readapi/auth"
@@ -36,6 +39,8 @@ type App struct {
 	Auth     auth.Authenticator
 	// Founders are the builder's founder sessions.
 	Founders *cmdbuilder.Sessions
+	// Captable is the cap table's command service.
+	Captable *cmdcaptable.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -56,23 +61,29 @@ type Wiring struct {
 // productionWiring is the wiring of `strata` itself.
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
-		if err := registerAll(reg, identity.Events()); err != nil {
-			return err
+		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents()} {
+			if err := registerAll(reg, evs); err != nil {
+				return err
+			}
 		}
-		return registerAll(reg, builder.Events())
+		return nil
 	},
 	Projectors: func(reg *eventstore.Registry) []projections.Projector {
-		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}}
+		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
 			return err
 		}
-		return startBuilder(ctx, app)
+		if err := startBuilder(ctx, app); err != nil {
+			return err
+		}
+		return startCaptable(ctx, app)
 	},
 	Routes: func(surface string, r *mux.Router, app *App) {
 		identityRoutes(surface, r, app)
 		builderRoutes(surface, r, app)
+		captableRoutes(surface, r, app)
 	},
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/strata-platform/strata/commands/passwords"
+	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 )
@@ -77,3 +78,28 @@ func (s *Service) wait(ctx context.Context, key eventstore.Key) error {
 	}
 	return s.cfg.Wait(ctx, key)
 }
+
+// Settle waits until the read model has applied the event at key.
+func (s *Service) Settle(ctx context.Context, key eventstore.Key) error { return s.wait(ctx, key) }
+
+// Replay folds a company's events as of day (business date; zero: all)
+// and as known at knownAt (recording time; zero: now). It reads the store,
+// not the read model, so it answers for any past moment.
+func (s *Service) Replay(ctx context.Context, companyID string, day, knownAt time.Time) (*captable.Company, error) {
+	envs, err := s.store.Load(ctx, companyID, eventstore.LoadOptions{AsKnownAt: knownAt})
+	if err != nil {
+		return nil, err
+	}
+	evs := make([]kernel.Event, len(envs))
+	for i, e := range envs {
+		evs[i] = e.Event
+	}
+	c := captable.Replay(evs, day)
+	if !c.Exists() {
+		return nil, kernel.NotFound("company " + companyID + " not found at that time")
+	}
+	return c, nil
+}
+
+// NewID mints an identifier for a new resource.
+func (s *Service) NewID() string { return s.ids.NewID() }
