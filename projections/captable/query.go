@@ -262,4 +262,3 @@ func Valuation(ctx context.Context, db *stdsql.DB, company, id string) (Valuatio
 	return one(db.QueryRowContext(ctx, `SELECT `+valuationCols+` FROM `+schema+`valuations WHERE company_id = $1 AND valuation_id = $2`,
 		company, id), scanValuation)
 }
-

@@ -140,6 +140,6 @@ func (a *API) onboard(w http.ResponseWriter, r *http.Request) {
 		"agentId": o.AgentID, "companyId": o.CompanyID, "role": o.Role, "apiKey": o.APIKey,
 		"accessToken": o.Tokens.AccessToken, "refreshToken": o.Tokens.RefreshToken, "tokenType": "Bearer",
 		"expiresIn": o.Tokens.ExpiresIn,
-		"usage": "send the apiKey as Authorization: Bearer <apiKey>; it acts only in companyId",
+		"usage":     "send the apiKey as Authorization: Bearer <apiKey>; it acts only in companyId",
 	})
 }

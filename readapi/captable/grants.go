@@ -148,19 +148,19 @@ func (a *API) or(d captable.Day) time.Time {
 }
 
 type vestingBody struct {
-	GrantID         string                `json:"grantId"`
-	AsOf            captable.Day          `json:"asOf"`
-	Quantity        num.Num               `json:"quantity"`
-	VestingSchedule string                `json:"vestingSchedule"`
-	VestingRounding string                `json:"vestingRounding"`
-	VestingStart    captable.Day          `json:"vestingStartDate"`
-	FullyVestedDate captable.Day          `json:"fullyVestedDate"`
-	Vested          num.Num               `json:"vestedQuantity"`
-	Unvested        num.Num               `json:"unvestedQuantity"`
-	Forfeited       num.Num               `json:"forfeitedQuantity"`
-	Exercised       num.Num               `json:"exercisedQuantity"`
-	TerminatedOn    captable.Day          `json:"terminatedOn"`
-	Installments    []installment         `json:"installments"`
+	GrantID         string        `json:"grantId"`
+	AsOf            captable.Day  `json:"asOf"`
+	Quantity        num.Num       `json:"quantity"`
+	VestingSchedule string        `json:"vestingSchedule"`
+	VestingRounding string        `json:"vestingRounding"`
+	VestingStart    captable.Day  `json:"vestingStartDate"`
+	FullyVestedDate captable.Day  `json:"fullyVestedDate"`
+	Vested          num.Num       `json:"vestedQuantity"`
+	Unvested        num.Num       `json:"unvestedQuantity"`
+	Forfeited       num.Num       `json:"forfeitedQuantity"`
+	Exercised       num.Num       `json:"exercisedQuantity"`
+	TerminatedOn    captable.Day  `json:"terminatedOn"`
+	Installments    []installment `json:"installments"`
 }
 
 // installment is a vesting installment with a calendar date.

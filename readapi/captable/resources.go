@@ -59,7 +59,9 @@ func (a *API) createStakeholder(w http.ResponseWriter, r *http.Request) {
 
 func (a *API) updateStakeholder(w http.ResponseWriter, r *http.Request) {
 	var in captable.StakeholderInput
-	c, ok := a.command(w, r, &in, func(co *captable.Company) ([]kernel.Event, error) { return co.UpdateStakeholder(id(r), in, a.svc.Now()) })
+	c, ok := a.command(w, r, &in, func(co *captable.Company) ([]kernel.Event, error) {
+		return co.UpdateStakeholder(id(r), in, a.svc.Now())
+	})
 	if ok {
 		v, err := proj.Stakeholder(r.Context(), a.db, c.Company, id(r))
 		writeOne(w, r, http.StatusOK, "stakeholder", v, err)
