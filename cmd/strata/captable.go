@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
+	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	readcaptable "github.com/strata-platform/strata/readapi/captable"
@@ -38,4 +41,28 @@ func captableRoutes(surface string, r *mux.Router, app *App) {
 	if surface == "captable" && app.Captable != nil {
 		readcaptable.Routes(r, app.Captable, app.Store.DB())
 	}
+}
+
+// captableCmd runs `strata captable set-plan EMAIL PLAN`: it puts a cap-table
+// account on FREE, STARTER, PROFESSIONAL or ENTERPRISE (its monthly quota and
+// per-minute burst). A running server sees it on the account's next call.
+func (c *command) captableCmd(ctx context.Context, args []string) error {
+	const use = "captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE"
+	if len(args) != 3 || args[0] != "set-plan" {
+		return fmt.Errorf("%w: %s", errUsage, use)
+	}
+	reg, db, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	clock := kernel.SystemClock{}
+	store := eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock))
+	svc := cmdcaptable.New(store, clock, eventstore.NewULIDs(clock), c.logger, cmdcaptable.Config{})
+	plan := strings.ToUpper(args[2])
+	if err := svc.SetPlan(ctx, args[1], plan); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "%s is on the %s plan of the cap table\n", args[1], plan)
+	return nil
 }

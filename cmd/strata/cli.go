@@ -26,6 +26,8 @@ Usage:
   strata users promote EMAIL [--role ADMIN|USER]
                                    set an account's role (ADMIN may read the event log over HTTP)
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
+  strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
+                                   put a cap-table account on a plan (monthly quota and per-minute burst)
   strata bench eventstore|identity|oauth [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata version                   print the build's commit id
@@ -63,6 +65,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.users(ctx, args[1:])
 	case "keys":
 		err = cmd.keys(ctx, args[1:])
+	case "captable":
+		err = cmd.captableCmd(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:
