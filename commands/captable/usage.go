@@ -172,10 +172,19 @@ func (s *Service) FlushUsage(ctx context.Context) error {
 	return nil
 }
 
-// Run records usage every 10 seconds until ctx ends, then once more.
+// Run records usage every 10 seconds until ctx ends, then once more, and
+// records lapsed awards' expiry at start and then hourly.
 func (s *Service) Run(ctx context.Context) {
 	tick := time.NewTicker(10 * time.Second)
 	defer tick.Stop()
+	hourly := time.NewTicker(time.Hour)
+	defer hourly.Stop()
+	expire := func() {
+		if _, err := s.ExpireDue(ctx); err != nil && ctx.Err() == nil {
+			s.log.Error("captable expiry sweep", "err", err)
+		}
+	}
+	expire()
 	for {
 		select {
 		case <-ctx.Done():
@@ -183,6 +192,8 @@ func (s *Service) Run(ctx context.Context) {
 				s.log.Error("captable usage flush", "err", err)
 			}
 			return
+		case <-hourly.C:
+			expire()
 		case <-tick.C:
 			if err := s.FlushUsage(ctx); err != nil {
 				s.log.Error("captable usage flush", "err", err)

@@ -1,6 +1,7 @@
 package captable_test
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"testing"
@@ -88,6 +89,20 @@ func TestCapTableFlow(t *testing.T) {
 	}
 	// knownAt before the company was recorded: it did not exist then.
 	field(t, c.do("GET", "/cap-table?knownAt="+time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), nil), 404, "NOT_FOUND", "")
+	// The sweep records the expiry; the live cap table does not change.
+	if n, err := w.svc.ExpireDue(context.Background()); err != nil || n != 1 {
+		t.Fatalf("expiry sweep: %d %v", n, err)
+	}
+	exp := c.must(http.StatusOK, "GET", "/equity-grants/"+gid, nil).body
+	if exp["status"] != "EXPIRED" || exp["expiredQuantity"] != float64(1800) {
+		t.Fatalf("after the sweep %v", exp)
+	}
+	if again := c.must(http.StatusOK, "GET", "/cap-table", nil).body; again["fullyDilutedShares"] != live["fullyDilutedShares"] {
+		t.Fatalf("cap table changed by the recorded expiry: %v", again)
+	}
+	if n, _ := w.svc.ExpireDue(context.Background()); n != 0 {
+		t.Fatalf("second sweep expired %d", n)
+	}
 	fd := c.must(http.StatusOK, "GET", "/cap-table/fully-diluted", nil).body
 	if len(fd["holders"].([]any)) != 2 {
 		t.Fatalf("fully diluted %s", mustJSON(fd))
