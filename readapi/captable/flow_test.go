@@ -207,3 +207,18 @@ func mustJSON(v any) string {
 	b, _ := jsonMarshal(v)
 	return string(b)
 }
+
+func TestOptionalBodiesAreStillChecked(t *testing.T) {
+	w := start(t)
+	c := w.register("Ob", "ob@o.test", "O")
+	pool := c.must(http.StatusCreated, "POST", "/share-classes", map[string]any{"name": "Plan", "type": "OPTIONS_POOL", "totalShares": 100}).body
+	c.must(http.StatusCreated, "POST", "/share-classes", map[string]any{"name": "Common", "type": "COMMON", "totalShares": 100})
+	e := c.must(http.StatusCreated, "POST", "/stakeholders", map[string]any{"name": "E", "type": "EMPLOYEE"}).body
+	g := c.must(http.StatusCreated, "POST", "/equity-grants", map[string]any{"stakeholderId": e["id"], "shareClassId": pool["id"],
+		"grantType": "RSU", "quantity": 10, "vestingSchedule": "IMMEDIATE", "grantDate": "2025-01-01"}).body
+	field(t, c.do("POST", "/equity-grants/"+str(g["id"])+"/accept", map[string]any{"acceptedOn": "soon"}), 400, "VALIDATION_ERROR", "acceptedOn")
+	ok := c.must(http.StatusOK, "POST", "/equity-grants/"+str(g["id"])+"/accept", nil).body
+	if ok["status"] != "ACTIVE" {
+		t.Fatalf("accepted without a body: %v", ok)
+	}
+}

@@ -86,7 +86,10 @@ func (a *API) acceptGrant(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		AcceptedOn captable.Day `json:"acceptedOn"`
 	}
-	a.optionalBody(r, &in)
+	if err := optionalBody(r, &in); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	if c, ok := a.command(w, r, nil, func(co *captable.Company) ([]kernel.Event, error) {
 		return co.Accept(id(r), a.or(in.AcceptedOn), a.today())
 	}); ok {
@@ -123,7 +126,10 @@ func (a *API) cancelGrant(w http.ResponseWriter, r *http.Request) {
 		CancellationDate captable.Day `json:"cancellationDate"`
 		Reason           string       `json:"reason"`
 	}
-	a.optionalBody(r, &in)
+	if err := optionalBody(r, &in); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	if c, ok := a.command(w, r, nil, func(co *captable.Company) ([]kernel.Event, error) {
 		return co.Cancel(id(r), in.Reason, a.or(in.CancellationDate), a.today())
 	}); ok {
@@ -131,12 +137,13 @@ func (a *API) cancelGrant(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// optionalBody decodes a body when there is one; a bad one is ignored here
-// and the command then uses its defaults.
-func (a *API) optionalBody(r *http.Request, dst any) {
-	if r.ContentLength != 0 && r.Body != nil {
-		_ = httpx.DecodeJSON(r, dst)
+// optionalBody decodes a body when there is one (none means defaults); a
+// bad one is refused like any other.
+func optionalBody(r *http.Request, dst any) error {
+	if r.ContentLength == 0 || r.Body == nil || r.Body == http.NoBody {
+		return nil
 	}
+	return httpx.DecodeJSON(r, dst)
 }
 
 // or is the day given, or today.
