@@ -59,27 +59,24 @@ type Summary struct {
 // exercise window or term lapsed before day count as expired even when the
 // scheduler has not recorded it yet.
 func (c *Company) Summary(day time.Time) Summary {
-	s := Summary{CompanyID: c.ID, AsOf: day}
 	lapsed := map[string]num.Num{} // per reserve class
 	holders := map[string]*HolderLine{}
-	holder := func(id string) *HolderLine {
-		h := holders[id]
-		if h == nil {
-			h = &HolderLine{ID: id}
-			if st := c.Stakeholders[id]; st != nil {
-				h.Name, h.Type = st.Name, st.Type
-			}
-			holders[id] = h
-		}
-		return h
-	}
+	var order []string
 	for _, id := range c.GrantOrder {
 		g := c.Grants[id]
 		cl := c.Classes[g.ShareClassID]
 		if cl == nil {
 			continue
 		}
-		h := holder(g.StakeholderID)
+		h := holders[g.StakeholderID]
+		if h == nil {
+			h = &HolderLine{ID: g.StakeholderID}
+			if st := c.Stakeholders[g.StakeholderID]; st != nil {
+				h.Name, h.Type = st.Name, st.Type
+			}
+			holders[g.StakeholderID] = h
+			order = append(order, g.StakeholderID)
+		}
 		if IsStock(g.GrantType) {
 			h.Issued = h.Issued.Add(g.Outstanding().Mul(cl.ratio()))
 		} else {
@@ -91,26 +88,51 @@ func (c *Company) Summary(day time.Time) Summary {
 			h.Issued = h.Issued.Add(g.Exercised) // exercised into common, one for one
 		}
 	}
+	classes := make([]ClassTotals, 0, len(c.ClassOrder))
 	for _, id := range c.ClassOrder {
 		cl := c.Classes[id]
-		line := ClassLine{ID: cl.ID, Name: cl.Name, Type: cl.Type, Authorized: cl.TotalShares, Issued: cl.Issued}
-		out := cl.Outstanding.Sub(lapsed[cl.ID])
+		classes = append(classes, ClassTotals{Class: cl.ShareClass, Issued: cl.Issued, Used: cl.Used,
+			Outstanding: cl.Outstanding, Lapsed: lapsed[id]})
+	}
+	lines := make([]HolderLine, 0, len(order))
+	for _, id := range order {
+		lines = append(lines, *holders[id])
+	}
+	return Tally(c.ID, day, classes, lines)
+}
+
+// ClassTotals are a share class's running totals on a day, as the fold and
+// the read model both keep them; Lapsed is what of Outstanding lapsed
+// before the day without an expiry recorded yet.
+type ClassTotals struct {
+	Class                             ShareClass
+	Issued, Used, Outstanding, Lapsed num.Num
+}
+
+// Tally turns class totals and holders' issued and award counts (lapsed
+// awards already taken out) into a Summary: each class's part of the fully
+// diluted count, the totals, ownership fractions, holders with nothing
+// dropped and the rest sorted by Shares, largest first, then by name and
+// id. It is the one rule behind both the replayed and the live cap table.
+func Tally(companyID string, day time.Time, classes []ClassTotals, holders []HolderLine) Summary {
+	s := Summary{CompanyID: companyID, AsOf: day}
+	for _, t := range classes {
+		cl := ClassState{ShareClass: t.Class}
+		line := ClassLine{ID: cl.ID, Name: cl.Name, Type: cl.Type, Authorized: cl.TotalShares, Issued: t.Issued}
+		out := t.Outstanding.Sub(t.Lapsed)
+		free := cl.TotalShares.Sub(t.Used).Add(t.Lapsed)
 		switch cl.Type {
 		case ClassCommon, ClassPreferred:
-			line.Shares = cl.Issued.Mul(cl.ratio())
-			line.Available = cl.Unissued()
+			line.Shares = t.Issued.Mul(cl.ratio())
+			line.Available = cl.TotalShares.Sub(t.Issued)
 			s.TotalAuthorized = s.TotalAuthorized.Add(cl.TotalShares)
-			s.TotalIssued = s.TotalIssued.Add(cl.Issued)
+			s.TotalIssued = s.TotalIssued.Add(t.Issued)
 		case ClassPool:
-			line.Outstanding = out
-			line.Available = cl.Available().Add(lapsed[cl.ID])
-			line.Shares = out.Add(line.Available)
-			s.UnallocatedPool = s.UnallocatedPool.Add(line.Available)
+			line.Outstanding, line.Available, line.Shares = out, free, out.Add(free)
+			s.UnallocatedPool = s.UnallocatedPool.Add(free)
 			s.OutstandingAwards = s.OutstandingAwards.Add(out)
 		case ClassWarrant:
-			line.Outstanding = out
-			line.Available = cl.Available().Add(lapsed[cl.ID])
-			line.Shares = out
+			line.Outstanding, line.Available, line.Shares = out, free, out
 			s.OutstandingAwards = s.OutstandingAwards.Add(out)
 		}
 		s.FullyDiluted = s.FullyDiluted.Add(line.Shares)
@@ -125,9 +147,9 @@ func (c *Company) Summary(day time.Time) Summary {
 			continue
 		}
 		h.Ownership = fraction(h.Shares, s.FullyDiluted)
-		s.Holders = append(s.Holders, *h)
+		s.Holders = append(s.Holders, h)
 	}
-	sort.Slice(s.Holders, func(i, j int) bool {
+	sort.SliceStable(s.Holders, func(i, j int) bool {
 		if c := s.Holders[i].Shares.Cmp(s.Holders[j].Shares); c != 0 {
 			return c > 0
 		}

@@ -77,7 +77,10 @@ func (p Projector) applyGrant(ctx context.Context, tx *stdsql.Tx, e eventstore.E
 			return err
 		}
 		var old string
-		if err := tx.QueryRowContext(ctx, `SELECT quantity::text FROM grants WHERE grant_id = $1`, ev.ID).Scan(&old); err != nil {
+		var seq int64 // the grant keeps its place in lists and its creation time
+		var created time.Time
+		if err := tx.QueryRowContext(ctx, `SELECT quantity::text, seq, created_at FROM grants WHERE grant_id = $1`, ev.ID).
+			Scan(&old, &seq, &created); err != nil {
 			return err
 		}
 		oldQty, err := num.Parse(old)
@@ -90,7 +93,10 @@ func (p Projector) applyGrant(ctx context.Context, tx *stdsql.Tx, e eventstore.E
 		if _, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE grant_id = $1`, ev.ID); err != nil {
 			return err
 		}
-		if err := insertGrant(ctx, tx, e.StreamID, e.Position, ev.Grant, e.RecordedAt); err != nil {
+		if err := insertGrant(ctx, tx, e.StreamID, seq, ev.Grant, e.RecordedAt); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE grants SET created_at = $2 WHERE grant_id = $1`, ev.ID, created); err != nil {
 			return err
 		}
 		if r, err = p.grantRow(ctx, tx, ev.ID); err != nil {

@@ -3,7 +3,6 @@ package captable
 import (
 	"context"
 	stdsql "database/sql"
-	"sort"
 	"time"
 
 	"github.com/strata-platform/strata/domain/captable"
@@ -44,69 +43,40 @@ func lapsed(ctx context.Context, db *stdsql.DB, company string, day time.Time) (
 
 // Summary reads a company's live cap table on day (today) from the running
 // totals: the share classes, and the top holders (all of them when top is
-// 0). It agrees with captable.Company.Summary(day) of the folded events.
+// 0). It applies captable.Tally, the rule of the fold's own Summary.
 func Summary(ctx context.Context, db *stdsql.DB, company string, day time.Time, top int) (captable.Summary, error) {
-	s := captable.Summary{CompanyID: company, AsOf: day}
 	lapses, err := lapsed(ctx, db, company, day)
 	if err != nil {
-		return s, err
+		return captable.Summary{}, err
 	}
 	byClass, byHolder := map[string]num.Num{}, map[string]num.Num{}
 	for _, l := range lapses {
 		byClass[l.class] = byClass[l.class].Add(l.qty)
 		byHolder[l.holder] = byHolder[l.holder].Add(l.qty)
 	}
-	classes, _, err := Classes(ctx, db, company, Page{Page: 1, Limit: 10_000})
+	views, _, err := Classes(ctx, db, company, Page{Page: 1, Limit: 10_000})
 	if err != nil {
-		return s, err
+		return captable.Summary{}, err
 	}
-	for _, c := range classes {
-		line := captable.ClassLine{ID: c.ID, Name: c.Name, Type: c.Type, Authorized: c.TotalShares, Issued: c.IssuedShares}
-		out := c.OutstandingAwards.Sub(byClass[c.ID])
-		switch c.Type {
-		case captable.ClassCommon, captable.ClassPreferred:
-			ratio := num.Int(1)
-			if c.Type == captable.ClassPreferred {
-				ratio = c.ConversionRatio
-			}
-			line.Shares, line.Available = c.IssuedShares.Mul(ratio), c.AvailableShares
-			s.TotalAuthorized, s.TotalIssued = s.TotalAuthorized.Add(c.TotalShares), s.TotalIssued.Add(c.IssuedShares)
-		case captable.ClassPool:
-			line.Outstanding, line.Available = out, c.AvailableShares.Add(byClass[c.ID])
-			line.Shares = out.Add(line.Available)
-			s.UnallocatedPool, s.OutstandingAwards = s.UnallocatedPool.Add(line.Available), s.OutstandingAwards.Add(out)
-		case captable.ClassWarrant:
-			line.Outstanding, line.Available, line.Shares = out, c.AvailableShares.Add(byClass[c.ID]), out
-			s.OutstandingAwards = s.OutstandingAwards.Add(out)
+	classes := make([]captable.ClassTotals, 0, len(views))
+	for _, c := range views {
+		t := captable.ClassTotals{Class: captable.ShareClass{ID: c.ID, Name: c.Name, Type: c.Type, TotalShares: c.TotalShares,
+			ConversionRatio: c.ConversionRatio}, Issued: c.IssuedShares, Outstanding: c.OutstandingAwards, Lapsed: byClass[c.ID]}
+		if c.Type == captable.ClassPool || c.Type == captable.ClassWarrant {
+			t.Used = c.TotalShares.Sub(c.AvailableShares)
 		}
-		s.FullyDiluted = s.FullyDiluted.Add(line.Shares)
-		s.Classes = append(s.Classes, line)
+		classes = append(classes, t)
 	}
-	for i := range s.Classes {
-		s.Classes[i].Ownership = frac(s.Classes[i].Shares, s.FullyDiluted)
-	}
+	// Holders whose awards lapsed may fall in the ranking: read that many
+	// more than asked, re-rank, then cut.
 	holders, err := topHolders(ctx, db, company, top, len(byHolder))
 	if err != nil {
-		return s, err
+		return captable.Summary{}, err
 	}
-	for _, h := range holders {
-		h.Awards = h.Awards.Sub(byHolder[h.ID])
-		h.Shares = h.Issued.Add(h.Awards)
-		if h.Shares.IsZero() {
-			continue
-		}
-		h.Ownership = frac(h.Shares, s.FullyDiluted)
-		s.Holders = append(s.Holders, h)
+	for i := range holders {
+		holders[i].Awards = holders[i].Awards.Sub(byHolder[holders[i].ID])
 	}
-	sort.SliceStable(s.Holders, func(i, j int) bool {
-		if c := s.Holders[i].Shares.Cmp(s.Holders[j].Shares); c != 0 {
-			return c > 0
-		}
-		if s.Holders[i].Name != s.Holders[j].Name {
-			return s.Holders[i].Name < s.Holders[j].Name
-		}
-		return s.Holders[i].ID < s.Holders[j].ID
-	})
+	s := captable.Tally(company, day, classes, holders)
 	if top > 0 && len(s.Holders) > top {
 		s.Holders = s.Holders[:top]
 	}
@@ -139,13 +109,6 @@ func topHolders(ctx context.Context, db *stdsql.DB, company string, top, extra i
 		out = append(out, h)
 	}
 	return out, rows.Err()
-}
-
-func frac(part, whole num.Num) num.Num {
-	if whole.IsZero() {
-		return num.Zero
-	}
-	return part.Div(whole)
 }
 
 // Companies lists the companies an account belongs to, with its role.

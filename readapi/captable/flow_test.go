@@ -216,6 +216,18 @@ func TestOptionalBodiesAreStillChecked(t *testing.T) {
 	e := c.must(http.StatusCreated, "POST", "/stakeholders", map[string]any{"name": "E", "type": "EMPLOYEE"}).body
 	g := c.must(http.StatusCreated, "POST", "/equity-grants", map[string]any{"stakeholderId": e["id"], "shareClassId": pool["id"],
 		"grantType": "RSU", "quantity": 10, "vestingSchedule": "IMMEDIATE", "grantDate": "2025-01-01"}).body
+	second := c.must(http.StatusCreated, "POST", "/equity-grants", map[string]any{"stakeholderId": e["id"], "shareClassId": pool["id"],
+		"grantType": "RSU", "quantity": 5, "vestingSchedule": "IMMEDIATE", "grantDate": "2025-01-02"}).body
+	// Changing a pending grant's terms keeps its place, its creation time, and the pool's totals right.
+	upd := c.must(http.StatusOK, "PUT", "/equity-grants/"+str(g["id"]), map[string]any{"quantity": 20}).body
+	list := c.must(http.StatusOK, "GET", "/equity-grants", nil).body["data"].([]any)
+	if upd["quantity"] != float64(20) || upd["createdAt"] != g["createdAt"] || list[0].(map[string]any)["id"] != g["id"] ||
+		list[1].(map[string]any)["id"] != second["id"] {
+		t.Fatalf("after PUT: %v, list %v", upd, list)
+	}
+	if p := c.must(http.StatusOK, "GET", "/share-classes/"+str(pool["id"]), nil).body; p["availableShares"] != float64(75) {
+		t.Fatalf("pool after PUT %v", p)
+	}
 	field(t, c.do("POST", "/equity-grants/"+str(g["id"])+"/accept", map[string]any{"acceptedOn": "soon"}), 400, "VALIDATION_ERROR", "acceptedOn")
 	ok := c.must(http.StatusOK, "POST", "/equity-grants/"+str(g["id"])+"/accept", nil).body
 	if ok["status"] != "ACTIVE" {

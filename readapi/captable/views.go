@@ -112,17 +112,14 @@ type holderSecurities struct {
 
 func (a *API) fullyDiluted(w http.ResponseWriter, r *http.Request) {
 	c, _ := callerFrom(r.Context())
-	day, knownAt, replay, err := a.asOf(r)
+	// Every holder with every security: always a fold of the store (the
+	// read model keeps totals, not per-security lines).
+	day, knownAt, _, err := a.asOf(r)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	var co *captable.Company
-	if replay {
-		co, err = a.svc.Replay(r.Context(), c.Company, day, knownAt)
-	} else {
-		co, err = a.svc.Replay(r.Context(), c.Company, day, time.Time{})
-	}
+	co, err := a.svc.Replay(r.Context(), c.Company, day, knownAt)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
