@@ -170,6 +170,17 @@ type RoundClosed struct {
 	On                time.Time `json:"closedOn"`
 }
 
+// SharesAuthorized: a class's authorized shares grew by Increase on On (a
+// round's new series and its pool increase). Unlike a class update, which is
+// reference data, it is dated, so the cap table before the closing does not
+// show the new authorization.
+type SharesAuthorized struct {
+	ShareClassID string    `json:"shareClassId"`
+	RoundID      string    `json:"roundId,omitempty"`
+	Increase     num.Num   `json:"increase"`
+	On           time.Time `json:"authorizedOn"`
+}
+
 // ConversionAdjusted: anti-dilution protection changed a preferred class's
 // conversion ratio because of a round priced below its conversion price.
 type ConversionAdjusted struct {
@@ -196,6 +207,7 @@ func (e SAFEConverted) OccurredAt() time.Time      { return e.On }
 func (e ValuationRecorded) OccurredAt() time.Time  { return e.ValuationDate }
 func (e RoundClosed) OccurredAt() time.Time        { return e.On }
 func (e ConversionAdjusted) OccurredAt() time.Time { return e.On }
+func (e SharesAuthorized) OccurredAt() time.Time   { return e.On }
 
 // EventType implementations: stable names, never derived from Go types.
 func (CompanyCreated) EventType() string     { return "captable.company_created" }
@@ -219,6 +231,7 @@ func (SAFEConverted) EventType() string      { return "captable.safe_converted" 
 func (ValuationRecorded) EventType() string  { return "captable.valuation_recorded" }
 func (RoundClosed) EventType() string        { return "captable.round_closed" }
 func (ConversionAdjusted) EventType() string { return "captable.conversion_adjusted" }
+func (SharesAuthorized) EventType() string   { return "captable.shares_authorized" }
 
 // CompanyEvents returns a constructor for every company event (schema
 // version 1).
@@ -245,5 +258,6 @@ func CompanyEvents() []func() kernel.Event {
 		func() kernel.Event { return &ValuationRecorded{} },
 		func() kernel.Event { return &RoundClosed{} },
 		func() kernel.Event { return &ConversionAdjusted{} },
+		func() kernel.Event { return &SharesAuthorized{} },
 	}
 }

@@ -1,6 +1,8 @@
 package captable
 
 import (
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/strata-platform/strata/domain/captable/num"
@@ -23,6 +25,10 @@ type WaterfallInput struct {
 	Awards             string   `json:"awards"`
 	IncludeBreakpoints *bool    `json:"includeBreakpoints"`
 	MaxExitValue       *num.Num `json:"maxExitValue"`
+	// Round, when given, is a priced round closed (on a private copy)
+	// before the exit: its new series, conversions and pool increase take
+	// part in the waterfall.
+	Round *CommitInput `json:"round"`
 }
 
 // ExitInput builds the waterfall's input from the company as of day:
@@ -91,4 +97,32 @@ func (c *Company) addAward(out *waterfall.Input, g *GrantState, day time.Time, m
 	if qty.Sign() > 0 {
 		out.Awards = append(out.Awards, waterfall.Award{ID: g.ID, HolderID: g.StakeholderID, Quantity: qty, Strike: g.StrikePrice})
 	}
+}
+
+// ApplyRound closes a modeled round on c, which must be a private fold (a
+// replay, never the command side's company): the cap table of "an exit after
+// this round". Without investors the new money is one holder, "New
+// investors". Refusals name their field under "round.".
+func (c *Company) ApplyRound(in CommitInput, today time.Time) (Committed, error) {
+	n := 0
+	newID := func() string { n++; return fmt.Sprintf("modeled-%d", n) }
+	if len(in.Investors) == 0 {
+		id := newID()
+		c.Apply(&StakeholderAdded{Stakeholder{ID: id, Name: "New investors", Type: StakeholderInvestor}})
+		in.Investors = []RoundInvestor{{StakeholderID: id, Amount: in.RoundSize}}
+	}
+	evs, out, err := c.CloseRound(in, newID, today)
+	var ke *kernel.Error
+	if errors.As(err, &ke) && ke.Field != "" {
+		e := *ke
+		e.Field = "round." + e.Field
+		return out, &e
+	}
+	if err != nil {
+		return out, err
+	}
+	for _, e := range evs {
+		c.Apply(e)
+	}
+	return out, nil
 }

@@ -170,6 +170,10 @@ func (c *Company) Apply(ev kernel.Event) {
 		if cl := c.Classes[e.ShareClassID]; cl != nil {
 			cl.ConversionRatio = e.NewConversionRatio
 		}
+	case *SharesAuthorized:
+		if cl := c.Classes[e.ShareClassID]; cl != nil {
+			cl.TotalShares = cl.TotalShares.Add(e.Increase)
+		}
 	case *ValuationRecorded:
 		c.Valuations = append(c.Valuations, e.Valuation)
 	case *RoundClosed:

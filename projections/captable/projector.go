@@ -68,6 +68,9 @@ func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelo
 		err = p.updateClass(ctx, tx, ev.ShareClass, ev.At)
 	case *captable.ConversionAdjusted:
 		err = p.adjustRatio(ctx, tx, ev)
+	case *captable.SharesAuthorized:
+		_, err = tx.ExecContext(ctx, `UPDATE share_classes SET total_shares = total_shares + $2::numeric, updated_at = $3
+			WHERE share_class_id = $1`, ev.ShareClassID, ev.Increase.String(), at)
 	case *captable.ValuationRecorded:
 		v := ev.Valuation
 		_, err = tx.ExecContext(ctx, `INSERT INTO valuations (valuation_id, company_id, seq, valuation_date, methodology,

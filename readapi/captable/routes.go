@@ -69,6 +69,7 @@ func Routes(r *mux.Router, svc *cmd.Service, db *stdsql.DB) *API {
 	v1.Handle("/cap-table", read(a.capTable)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/fully-diluted", read(a.fullyDiluted)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/dilution", read(a.dilution)).Methods(http.MethodPost)
+	v1.Handle("/cap-table/dilution/commit", write(a.commitRound)).Methods(http.MethodPost)
 	v1.Handle("/cap-table/waterfall", read(a.waterfall)).Methods(http.MethodPost)
 	return a
 }

@@ -2,6 +2,7 @@ package captable
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/captable/num"
@@ -46,6 +47,8 @@ type waterfallBody struct {
 	Classes          []classPayout  `json:"classes"`
 	Holders          []holderPayout `json:"holders"`
 	Breakpoints      []breakpoint   `json:"breakpoints,omitempty"`
+	// Round is the modeled round applied before the exit, if any.
+	Round *captable.Committed `json:"round,omitempty"`
 }
 
 func (a *API) waterfall(w http.ResponseWriter, r *http.Request) {
@@ -56,16 +59,7 @@ func (a *API) waterfall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	day := a.today()
-	var input waterfall.Input
-	names := map[string]string{}
-	err := a.svc.View(r.Context(), c.Company, func(co *captable.Company) error {
-		var err error
-		input, err = co.ExitInput(day, in)
-		for id, s := range co.Stakeholders {
-			names[id] = s.Name
-		}
-		return err
-	})
+	input, names, round, err := a.exitInput(r, c.Company, day, in)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -76,7 +70,7 @@ func (a *API) waterfall(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b := waterfallBody{CompanyID: c.Company, AsOfDate: captable.DayOf(day), ExitValue: res.ExitValue, TransactionCosts: res.TransactionCosts,
-		Debt: res.Debt, Distributed: res.Distributed, PerCommonShare: res.PerCommonShare, Classes: []classPayout{}, Holders: []holderPayout{}}
+		Debt: res.Debt, Distributed: res.Distributed, PerCommonShare: res.PerCommonShare, Classes: []classPayout{}, Holders: []holderPayout{}, Round: round}
 	for _, cp := range res.Classes {
 		b.Classes = append(b.Classes, classPayout{ShareClassID: cp.ID, Name: cp.Name, Converted: cp.Converted, CapReached: cp.CapReached,
 			Preference: cp.Preference, Participation: cp.Participation, Total: cp.Total, PerShare: cp.PerShare})
@@ -109,4 +103,34 @@ func (a *API) waterfall(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, r, http.StatusOK, b)
+}
+
+// exitInput builds the waterfall's input from the caller's company today,
+// after closing the modeled round on a private replay when one is given.
+func (a *API) exitInput(r *http.Request, company string, day time.Time, in captable.WaterfallInput) (
+	input waterfall.Input, names map[string]string, round *captable.Committed, err error) {
+	names = map[string]string{}
+	build := func(co *captable.Company) error {
+		var err error
+		input, err = co.ExitInput(day, in)
+		for id, s := range co.Stakeholders {
+			names[id] = s.Name
+		}
+		return err
+	}
+	if in.Round == nil {
+		err = a.svc.View(r.Context(), company, build)
+		return
+	}
+	co, err := a.svc.Replay(r.Context(), company, time.Time{}, time.Time{})
+	if err != nil {
+		return
+	}
+	res, err := co.ApplyRound(*in.Round, day)
+	if err != nil {
+		return
+	}
+	round = &res
+	err = build(co)
+	return
 }
