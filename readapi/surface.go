@@ -30,7 +30,10 @@ type Deps struct {
 	Health       HealthSource         // what the health endpoints report; required
 	Version      string               // build commit id, reported by the builder's health
 	MaxBodyBytes int64                // request body limit; DefaultMaxBodyBytes when 0
-	Clock        func() time.Time     // optional; default time.Now
+	// BodyLimitFor, when set, overrides the body limit of the requests it
+	// returns a positive limit for (upload routes).
+	BodyLimitFor func(r *http.Request) int64
+	Clock        func() time.Time // optional; default time.Now
 }
 
 // Surface is one HTTP surface: Handler serves it (middleware included) and
@@ -107,7 +110,7 @@ func NewSurface(name string, deps Deps) (*Surface, error) {
 		metrics.Middleware,
 		httpx.AccessLog,
 		httpx.Recover,
-		httpx.BodyLimit(deps.MaxBodyBytes),
+		httpx.BodyLimitBy(deps.MaxBodyBytes, deps.BodyLimitFor),
 	)
 	return &Surface{Name: name, Router: router, Handler: handler}, nil
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 
+	"github.com/strata-platform/strata/commands/blobs"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -26,14 +29,25 @@ func startCaptable(ctx context.Context, app *App) error {
 	}
 	issuer := app.Config.Issuer
 	svc := cmdcaptable.New(app.Store, app.Clock, app.IDs, app.Logger, cmdcaptable.Config{
-		TokenKey:     app.Identity.Master.Derive("captable access tokens"),
-		Issuer:       issuer + "#captable",
-		Wait:         wait,
-		PlatformKeys: cmdcaptable.NewJWKSVerifier(ctx, issuer, issuer+"/.well-known/jwks.json"),
+		TokenKey:       app.Identity.Master.Derive("captable access tokens"),
+		Issuer:         issuer + "#captable",
+		Wait:           wait,
+		PlatformKeys:   cmdcaptable.NewJWKSVerifier(ctx, issuer, issuer+"/.well-known/jwks.json"),
+		Blobs:          blobs.New(filepath.Join(app.Config.DataDir, "blobs")),
+		MaxUploadBytes: app.Config.MaxUploadBytes,
 	})
 	app.Captable = svc
 	app.Go(svc.Run)
 	return nil
+}
+
+// captableBodyLimits lets document uploads on the cap table surface exceed
+// the surface's body limit, up to the document size limit.
+func captableBodyLimits(surface string, app *App) func(*http.Request) int64 {
+	if surface != "captable" || app.Captable == nil {
+		return nil
+	}
+	return readcaptable.BodyLimit(app.Captable.MaxUpload())
 }
 
 // captableRoutes serves the cap table on its own surface.

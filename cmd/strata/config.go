@@ -16,20 +16,22 @@ import (
 // Config is Strata's configuration, read from the environment (README.md has
 // the table).
 type Config struct {
-	DatabaseURL   string
-	DataDir       string
-	Addrs         map[string]string // surface name -> listen address
-	AdminAddr     string
-	LogLevel      slog.Level
-	MaxBodyBytes  int64
-	Version       string
-	ReadWaitLimit int    // milliseconds a route waits for its projectors (read-your-writes)
-	MasterKey     string // base64 of 32 bytes; empty: <data dir>/master.key
-	SMTPURL       string // empty: the dev mailbox under <data dir>/mail
-	Issuer        string // public base URL of the platform API (JWT iss)
-	BuilderURL    string // public base URL of the builder surface (its OAuth redirect URI's base)
-	ResetURL      string // password-reset link mailed to users
-	TestAuth      bool   // serve /api/v1/test-auth (never in production)
+	DatabaseURL  string
+	DataDir      string
+	Addrs        map[string]string // surface name -> listen address
+	AdminAddr    string
+	LogLevel     slog.Level
+	MaxBodyBytes int64
+	// MaxUploadBytes is the cap table's document size limit.
+	MaxUploadBytes int64
+	Version        string
+	ReadWaitLimit  int    // milliseconds a route waits for its projectors (read-your-writes)
+	MasterKey      string // base64 of 32 bytes; empty: <data dir>/master.key
+	SMTPURL        string // empty: the dev mailbox under <data dir>/mail
+	Issuer         string // public base URL of the platform API (JWT iss)
+	BuilderURL     string // public base URL of the builder surface (its OAuth redirect URI's base)
+	ResetURL       string // password-reset link mailed to users
+	TestAuth       bool   // serve /api/v1/test-auth (never in production)
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
@@ -71,6 +73,11 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, fmt.Errorf("STRATA_MAX_BODY_BYTES: must be a positive integer, got %q", env["STRATA_MAX_BODY_BYTES"])
 	}
 	c.MaxBodyBytes = n
+	u, err := strconv.ParseInt(get("STRATA_MAX_UPLOAD_BYTES", "26214400"), 10, 64)
+	if err != nil || u <= 0 {
+		return c, fmt.Errorf("STRATA_MAX_UPLOAD_BYTES: must be a positive integer, got %q", env["STRATA_MAX_UPLOAD_BYTES"])
+	}
+	c.MaxUploadBytes = u
 	w, err := strconv.Atoi(get("STRATA_READ_WAIT_MS", "2000"))
 	if err != nil || w <= 0 {
 		return c, fmt.Errorf("STRATA_READ_WAIT_MS: must be a positive integer, got %q", env["STRATA_READ_WAIT_MS"])

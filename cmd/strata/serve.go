@@ -76,8 +76,11 @@ func (c *command) serve(ctx context.Context, args []string) error {
 
 	servers := map[string]*http.Server{}
 	for _, name := range surfaces {
-		s, err := readapi.NewSurface(name, readapi.Deps{Logger: c.logger, Registry: prom, Health: health,
-			Version: c.cfg.Version, MaxBodyBytes: c.cfg.MaxBodyBytes})
+		deps := readapi.Deps{Logger: c.logger, Registry: prom, Health: health, Version: c.cfg.Version, MaxBodyBytes: c.cfg.MaxBodyBytes}
+		if c.wiring.BodyLimits != nil {
+			deps.BodyLimitFor = c.wiring.BodyLimits(name, app)
+		}
+		s, err := readapi.NewSurface(name, deps)
 		if err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"github.com/gorilla/mux"
 
@@ -56,6 +57,9 @@ type Wiring struct {
 	Start func(ctx context.Context, app *App) error
 	// Routes adds a context's routes to the named surface's router.
 	Routes func(surface string, r *mux.Router, app *App)
+	// BodyLimits returns the named surface's body limit overrides (upload
+	// routes), or nil.
+	BodyLimits func(surface string, app *App) func(*http.Request) int64
 }
 
 // productionWiring is the wiring of `strata` itself.
@@ -80,6 +84,7 @@ var productionWiring = Wiring{
 		}
 		return startCaptable(ctx, app)
 	},
+	BodyLimits: captableBodyLimits,
 	Routes: func(surface string, r *mux.Router, app *App) {
 		identityRoutes(surface, r, app)
 		builderRoutes(surface, r, app)

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/passwords"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -32,6 +33,10 @@ type Config struct {
 	// PlatformKeys verifies platform access tokens for platform-login;
 	// nil disables platform-login.
 	PlatformKeys PlatformVerifier
+	// Blobs keeps documents' and reports' files; nil disables them.
+	Blobs *blobs.Store
+	// MaxUploadBytes is the document size limit (DefaultMaxUpload when 0).
+	MaxUploadBytes int64
 }
 
 // Service runs the cap table's commands.

@@ -71,7 +71,7 @@ func lifecycleDate(field string, on time.Time, g *GrantState, today time.Time) e
 	if err := dateRequired(field, on, today); err != nil {
 		return err
 	}
-	return notBefore(field, on, "the grant's last recorded date", g.LastDate)
+	return notBeforeRule(field, on, "not_before_last_grant_event", "the grant's last recorded date", g.LastDate)
 }
 
 // Accept moves a PENDING grant to ACTIVE.

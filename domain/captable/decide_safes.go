@@ -134,7 +134,7 @@ func (c *Company) ElectMFN(id, electedID string, on, today time.Time) ([]kernel.
 	if err := dateRequired("electedOn", on, today); err != nil {
 		return nil, err
 	}
-	if err := notBefore("electedOn", on, "the elected SAFE's issueDate", other.IssueDate); err != nil {
+	if err := notBeforeRule("electedOn", on, "not_before_elected_issue_date", "the elected SAFE's issueDate", other.IssueDate); err != nil {
 		return nil, err
 	}
 	return []kernel.Event{&MFNElected{SAFEID: id, ElectedSAFEID: electedID, Terms: other.Effective(), On: on}}, nil

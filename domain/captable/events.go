@@ -259,5 +259,8 @@ func CompanyEvents() []func() kernel.Event {
 		func() kernel.Event { return &RoundClosed{} },
 		func() kernel.Event { return &ConversionAdjusted{} },
 		func() kernel.Event { return &SharesAuthorized{} },
+		func() kernel.Event { return &DocumentUploaded{} },
+		func() kernel.Event { return &DocumentDeleted{} },
+		func() kernel.Event { return &ReportGenerated{} },
 	}
 }

@@ -23,6 +23,8 @@ type Company struct {
 	Classes      map[string]*ClassState
 	Grants       map[string]*GrantState
 	SAFEs        map[string]*SAFEState
+	Documents    map[string]*DocumentState
+	Reports      map[string]*FinancialReport
 	Valuations   []Valuation
 	Rounds       []RoundClosed
 
@@ -146,6 +148,8 @@ func (c *Company) Apply(ev kernel.Event) {
 		c.Classes = map[string]*ClassState{}
 		c.Grants = map[string]*GrantState{}
 		c.SAFEs = map[string]*SAFEState{}
+		c.Documents = map[string]*DocumentState{}
+		c.Reports = map[string]*FinancialReport{}
 	case *MemberAdded:
 		c.Members[e.AccountID] = e.Role
 	case *StakeholderAdded:
@@ -173,6 +177,15 @@ func (c *Company) Apply(ev kernel.Event) {
 	case *SharesAuthorized:
 		if cl := c.Classes[e.ShareClassID]; cl != nil {
 			cl.TotalShares = cl.TotalShares.Add(e.Increase)
+		}
+	case *DocumentUploaded:
+		c.Documents[e.ID] = &DocumentState{Document: e.Document}
+	case *ReportGenerated:
+		r := e.FinancialReport
+		c.Reports[r.ID] = &r
+	case *DocumentDeleted:
+		if d := c.Documents[e.DocumentID]; d != nil {
+			d.Deleted = true
 		}
 	case *ValuationRecorded:
 		c.Valuations = append(c.Valuations, e.Valuation)

@@ -83,9 +83,15 @@ func dateRequired(field string, d, today time.Time) error {
 }
 
 func notBefore(field string, d time.Time, otherField string, other time.Time) error {
+	return notBeforeRule(field, d, "not_before_"+snake(otherField), otherField, other)
+}
+
+// notBeforeRule refuses d before other, naming other in words (what) and
+// the rule explicitly.
+func notBeforeRule(field string, d time.Time, rule, what string, other time.Time) error {
 	if d.Before(other) {
-		return kernel.Invalid(field, "not_before_"+snake(otherField),
-			fmt.Sprintf("%s (%s) must not be before %s (%s)", field, d.Format(time.DateOnly), otherField, other.Format(time.DateOnly)))
+		return kernel.Invalid(field, rule,
+			fmt.Sprintf("%s (%s) must not be before %s (%s)", field, d.Format(time.DateOnly), what, other.Format(time.DateOnly)))
 	}
 	return nil
 }

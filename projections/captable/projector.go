@@ -96,7 +96,10 @@ func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelo
 		conv, _ := json.Marshal(ev)
 		_, err = tx.ExecContext(ctx, `UPDATE safes SET converted = $2, updated_at = $3 WHERE safe_id = $1`, ev.SAFEID, conv, at)
 	default:
-		err = p.applyGrant(ctx, tx, e)
+		var ok bool
+		if ok, err = applyFile(ctx, tx, e); !ok {
+			err = p.applyGrant(ctx, tx, e)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", e.Type, err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/strata-platform/strata/commands/blobs"
 	cmd "github.com/strata-platform/strata/commands/captable"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/eventstore"
@@ -26,6 +27,10 @@ import (
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
+
+// uploadLimit is the tests' document size limit (2 MiB, above the
+// surface's 1 MiB body limit, to show the upload route's own limit).
+const uploadLimit = 2 << 20
 
 type readiness struct{}
 
@@ -52,7 +57,7 @@ func start(t *testing.T) *world {
 	done := make(chan struct{})
 	go func() { defer close(done); runner.Run(ctx) }()
 	surface, err := readapi.NewSurface("captable", readapi.Deps{Logger: logger, Registry: prometheus.NewRegistry(),
-		Health: readiness{}, MaxBodyBytes: 1 << 20})
+		Health: readiness{}, MaxBodyBytes: 1 << 20, BodyLimitFor: readcaptable.BodyLimit(uploadLimit)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +70,8 @@ func start(t *testing.T) *world {
 	}
 	svc := cmd.New(api.Store, api.Clock, eventstore.NewULIDs(api.Clock), logger, cmd.Config{
 		TokenKey: bytes.Repeat([]byte{5}, 32), Wait: wait, Argon2: identitytest.CheapArgon2,
-		PlatformKeys: cmd.NewJWKSVerifier(ctx, api.URL, api.URL+"/.well-known/jwks.json")})
+		PlatformKeys: cmd.NewJWKSVerifier(ctx, api.URL, api.URL+"/.well-known/jwks.json"),
+		Blobs:        blobs.New(t.TempDir()), MaxUploadBytes: uploadLimit})
 	readcaptable.Routes(surface.Router, svc, api.DB)
 	return &world{t: t, platform: api, url: srv.URL + "/api/v1", svc: svc}
 }
@@ -101,6 +107,12 @@ func (c *client) do(method, path string, body any) reply {
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	return c.send(req)
+}
+
+// send sends a request with the client's credentials.
+func (c *client) send(req *http.Request) reply {
+	c.w.t.Helper()
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}

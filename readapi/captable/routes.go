@@ -66,6 +66,12 @@ func Routes(r *mux.Router, svc *cmd.Service, db *stdsql.DB) *API {
 	v1.Handle("/valuations/latest", read(a.latestValuation)).Methods(http.MethodGet)
 	v1.Handle("/valuations/{id}", read(a.getValuation)).Methods(http.MethodGet)
 
+	v1.Handle("/documents", read(a.listDocuments)).Methods(http.MethodGet)
+	v1.Handle("/documents", write(a.uploadDocument)).Methods(http.MethodPost)
+	v1.Handle("/documents/{id}", read(a.getDocument)).Methods(http.MethodGet)
+	v1.Handle("/documents/{id}", write(a.deleteDocument)).Methods(http.MethodDelete)
+	v1.Handle("/documents/{id}/download", read(a.downloadDocument)).Methods(http.MethodGet)
+
 	v1.Handle("/cap-table", read(a.capTable)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/fully-diluted", read(a.fullyDiluted)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/dilution", read(a.dilution)).Methods(http.MethodPost)
