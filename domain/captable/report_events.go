@@ -9,6 +9,9 @@ import (
 // Report formats.
 var reportFormats = []string{"json", "csv", "pdf"}
 
+// CheckReportFormat refuses an unknown report format.
+func CheckReportFormat(f string) error { return oneOf("format", f, reportFormats) }
+
 // FinancialReport is a generated report's record: what was asked (type,
 // format, as-of date), which events it is based on (the company stream up
 // to BasedOnVersion), and the file in the blob store (SHA256).
@@ -38,7 +41,7 @@ func (ReportGenerated) EventType() string { return "captable.report_generated" }
 // r.BasedOnVersion. A report based on a version the company has moved past
 // is still valid: it says which events it used.
 func (c *Company) RecordReport(r FinancialReport) ([]kernel.Event, error) {
-	if err := oneOf("format", r.Format, reportFormats); err != nil {
+	if err := CheckReportFormat(r.Format); err != nil {
 		return nil, err
 	}
 	if r.BasedOnVersion > c.Version {

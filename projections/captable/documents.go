@@ -85,3 +85,47 @@ func Document(ctx context.Context, db *stdsql.DB, company, id string) (DocumentV
 	return one(db.QueryRowContext(ctx, `SELECT `+documentCols+` FROM `+schema+`documents
 		WHERE company_id = $1 AND document_id = $2 AND NOT deleted`, company, id), scanDocument)
 }
+
+// ReportView is a financial report's record as the API shows it.
+type ReportView struct {
+	ID             string       `json:"id"`
+	CompanyID      string       `json:"companyId"`
+	Type           string       `json:"type"`
+	Format         string       `json:"format"`
+	AsOfDate       captable.Day `json:"asOfDate"`
+	BasedOnVersion int64        `json:"basedOnVersion"`
+	ContentType    string       `json:"contentType"`
+	Size           int64        `json:"size"`
+	SHA256         string       `json:"sha256"`
+	Filename       string       `json:"filename"`
+	GeneratedBy    string       `json:"generatedBy"`
+	CreatedAt      time.Time    `json:"createdAt"`
+	DownloadURL    string       `json:"downloadUrl"`
+}
+
+const reportCols = `report_id, company_id, type, format, as_of_date, based_on_version, content_type, size, sha256, filename,
+	generated_by, created_at`
+
+func scanReport(row interface{ Scan(...any) error }) (ReportView, error) {
+	var v ReportView
+	var d time.Time
+	err := row.Scan(&v.ID, &v.CompanyID, &v.Type, &v.Format, &d, &v.BasedOnVersion, &v.ContentType, &v.Size, &v.SHA256,
+		&v.Filename, &v.GeneratedBy, &v.CreatedAt)
+	v.AsOfDate = captable.DayOf(d)
+	v.DownloadURL = "/api/v1/financial-reports/" + v.ID + "/download"
+	return v, err
+}
+
+// Reports lists a company's financial reports, newest first, optionally of
+// one type.
+func Reports(ctx context.Context, db *stdsql.DB, company string, p Page, typ string) ([]ReportView, int, error) {
+	return list(ctx, db, `SELECT `+reportCols+` FROM `+schema+`financial_reports WHERE company_id = $1 AND ($4 = '' OR type = $4)
+		ORDER BY seq DESC LIMIT $2 OFFSET $3`, `SELECT count(*) FROM `+schema+`financial_reports WHERE company_id = $1
+		AND ($2 = '' OR type = $2)`, company, p, scanReport, typ)
+}
+
+// Report returns one financial report of the company.
+func Report(ctx context.Context, db *stdsql.DB, company, id string) (ReportView, error) {
+	return one(db.QueryRowContext(ctx, `SELECT `+reportCols+` FROM `+schema+`financial_reports
+		WHERE company_id = $1 AND report_id = $2`, company, id), scanReport)
+}

@@ -47,7 +47,7 @@ func (c *client) get(path string, header map[string]string) reply {
 	return c.send(req)
 }
 
-func pdf(marker string) []byte {
+func pdfBytes(marker string) []byte {
 	return []byte("%PDF-1.4\n%" + marker + "\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n")
 }
 
@@ -60,7 +60,7 @@ func TestDocuments(t *testing.T) {
 	g := c.must(http.StatusCreated, "POST", "/equity-grants", map[string]any{"stakeholderId": f["id"], "shareClassId": common["id"],
 		"grantType": "RESTRICTED_STOCK", "quantity": 100, "vestingSchedule": "IMMEDIATE", "grantDate": "2024-01-01"}).body
 
-	content := pdf("secret-marker-7f3a")
+	content := pdfBytes("secret-marker-7f3a")
 	up := c.upload("Grant agreement, Founder.pdf", content, map[string]string{"type": "GRANT_AGREEMENT",
 		"stakeholderId": str(f["id"]), "grantId": str(g["id"])})
 	if up.status != http.StatusCreated {
@@ -121,18 +121,18 @@ func TestDocuments(t *testing.T) {
 	// Refusals name the field and the rule.
 	field(t, c.upload("tool.exe", append([]byte("MZ\x90\x00"), make([]byte, 200)...), map[string]string{"type": "OTHER"}),
 		415, "UNSUPPORTED_MEDIA_TYPE", "file")
-	field(t, c.upload("big.pdf", append(pdf("x"), make([]byte, uploadLimit)...), map[string]string{"type": "OTHER"}), 413, "PAYLOAD_TOO_LARGE", "file")
-	field(t, c.upload("a.pdf", pdf("x"), map[string]string{}), 400, "VALIDATION_ERROR", "type")
-	field(t, c.upload("a.pdf", pdf("x"), map[string]string{"type": "LOVE_LETTER"}), 400, "VALIDATION_ERROR", "type")
+	field(t, c.upload("big.pdf", append(pdfBytes("x"), make([]byte, uploadLimit)...), map[string]string{"type": "OTHER"}), 413, "PAYLOAD_TOO_LARGE", "file")
+	field(t, c.upload("a.pdf", pdfBytes("x"), map[string]string{}), 400, "VALIDATION_ERROR", "type")
+	field(t, c.upload("a.pdf", pdfBytes("x"), map[string]string{"type": "LOVE_LETTER"}), 400, "VALIDATION_ERROR", "type")
 	field(t, c.upload("", nil, map[string]string{"type": "OTHER"}), 400, "VALIDATION_ERROR", "file")
 	field(t, c.upload("empty.pdf", nil, map[string]string{"type": "OTHER"}), 400, "VALIDATION_ERROR", "file")
-	field(t, c.upload("a.pdf", pdf("x"), map[string]string{"type": "OTHER", "grantId": "nope"}), 400, "VALIDATION_ERROR", "grantId")
-	field(t, c.upload("a.pdf", pdf("x"), map[string]string{"type": "OTHER", "grantId": str(g["id"]), "stakeholderId": str(o["id"])}),
+	field(t, c.upload("a.pdf", pdfBytes("x"), map[string]string{"type": "OTHER", "grantId": "nope"}), 400, "VALIDATION_ERROR", "grantId")
+	field(t, c.upload("a.pdf", pdfBytes("x"), map[string]string{"type": "OTHER", "grantId": str(g["id"]), "stakeholderId": str(o["id"])}),
 		400, "VALIDATION_ERROR", "grantId")
 	field(t, c.do("POST", "/documents", map[string]any{"type": "OTHER"}), 415, "UNSUPPORTED_MEDIA_TYPE", "file")
 	ag := c.must(http.StatusCreated, "POST", "/agents/onboard", map[string]any{"agentName": "reader", "role": "viewer"}).body
 	viewer := &client{w: w, token: str(ag["apiKey"])}
-	field(t, viewer.upload("a.pdf", pdf("x"), map[string]string{"type": "OTHER"}), 403, "FORBIDDEN", "")
+	field(t, viewer.upload("a.pdf", pdfBytes("x"), map[string]string{"type": "OTHER"}), 403, "FORBIDDEN", "")
 	if v := viewer.get("/documents/"+did+"/download", nil); v.status != 200 || !bytes.Equal(v.raw, content) {
 		t.Fatalf("a viewer downloads: %d", v.status)
 	}

@@ -72,10 +72,18 @@ func Routes(r *mux.Router, svc *cmd.Service, db *stdsql.DB) *API {
 	v1.Handle("/documents/{id}", write(a.deleteDocument)).Methods(http.MethodDelete)
 	v1.Handle("/documents/{id}/download", read(a.downloadDocument)).Methods(http.MethodGet)
 
+	v1.Handle("/financial-reports", read(a.listReports)).Methods(http.MethodGet)
+	v1.Handle("/financial-reports", read(a.createReport)).Methods(http.MethodPost)
+	v1.Handle("/financial-reports/{id}", read(a.getReport)).Methods(http.MethodGet)
+	v1.Handle("/financial-reports/{id}/download", read(a.downloadReport)).Methods(http.MethodGet)
+
 	v1.Handle("/cap-table", read(a.capTable)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/fully-diluted", read(a.fullyDiluted)).Methods(http.MethodGet)
 	v1.Handle("/cap-table/dilution", read(a.dilution)).Methods(http.MethodPost)
 	v1.Handle("/cap-table/dilution/commit", write(a.commitRound)).Methods(http.MethodPost)
 	v1.Handle("/cap-table/waterfall", read(a.waterfall)).Methods(http.MethodPost)
+
+	r.Handle("/openapi.json", http.HandlerFunc(OpenAPI)).Methods(http.MethodGet)
+	v1.Handle("/openapi.json", http.HandlerFunc(OpenAPI)).Methods(http.MethodGet)
 	return a
 }

@@ -102,7 +102,9 @@ func (a *API) capTable(w http.ResponseWriter, r *http.Request) {
 // security it holds.
 type fullyDilutedBody struct {
 	summaryBody
-	Holders []holderSecurities `json:"holders"`
+	// TopStakeholders hides the summary's list: Holders has every holder.
+	TopStakeholders *struct{}          `json:"topStakeholders,omitempty"`
+	Holders         []holderSecurities `json:"holders"`
 }
 
 type holderSecurities struct {
@@ -126,7 +128,6 @@ func (a *API) fullyDiluted(w http.ResponseWriter, r *http.Request) {
 	}
 	s := co.Summary(day)
 	b := fullyDilutedBody{summaryBody: bodyOf(s, "replay", knownAt, 0), Holders: []holderSecurities{}}
-	b.TopStakeholders = nil
 	secs := co.Securities(day)
 	for _, h := range s.Holders {
 		b.Holders = append(b.Holders, holderSecurities{HolderLine: h, Securities: secs[h.ID]})
