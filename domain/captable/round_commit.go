@@ -89,7 +89,7 @@ func (c *Company) CloseRound(in CommitInput, newID func() string, today time.Tim
 	if err := c.checkInvestors(in); err != nil {
 		return nil, out, err
 	}
-	res, err := rounds.Model(c.RoundInput(day, in.DilutionInput))
+	res, err := c.ModelRound(day, in.DilutionInput)
 	if err != nil {
 		return nil, out, err
 	}

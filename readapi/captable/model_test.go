@@ -92,4 +92,8 @@ func TestDilutionExample(t *testing.T) {
 		t.Fatalf("cap table after modelling %s", mustJSON(ct))
 	}
 	field(t, c.do("POST", "/cap-table/dilution", map[string]any{"roundSize": 0, "preMoneyValuation": 15000000}), 400, "VALIDATION_ERROR", "roundSize")
+	field(t, c.do("POST", "/cap-table/dilution", map[string]any{"roundSize": 5000000, "preMoneyValuation": 15000000,
+		"pricingConvention": "POST_MONEY"}), 400, "VALIDATION_ERROR", "pricingConvention")
+	empty := w.register("Em", "em@d.test", "Empty")
+	field(t, empty.do("POST", "/cap-table/dilution", map[string]any{"roundSize": 5000000, "preMoneyValuation": 15000000}), 409, "CONFLICT", "")
 }

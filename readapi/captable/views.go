@@ -142,22 +142,18 @@ func (a *API) dilution(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	var round rounds.Round
+	var res rounds.Result
 	err := a.svc.View(r.Context(), c.Company, func(co *captable.Company) error {
-		round = co.RoundInput(a.today(), in)
-		return nil
+		var err error
+		res, err = co.ModelRound(a.today(), in)
+		return err
 	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	res, err := rounds.Model(round)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	writeJSON(w, r, http.StatusOK, map[string]any{"companyId": c.Company, "asOfDate": captable.DayOf(a.today()),
-		"roundSize": in.RoundSize, "preMoneyValuation": in.PreMoneyValuation, "newShareClassName": round.NewShareClassName,
+		"roundSize": in.RoundSize, "preMoneyValuation": in.PreMoneyValuation, "newShareClassName": in.NewShareClassName,
 		"pricingConvention": conventionOf(in.PricingConvention), "result": res, "committed": false})
 }
 

@@ -71,7 +71,7 @@ type Round struct {
 	PoolIncrease *num.Num `json:"optionPoolIncrease,omitempty"`
 	// Convention is ConventionPreMoney (the default when empty),
 	// ConventionPercentOwnership or ConventionDollarsInvested.
-	Convention string `json:"convention,omitempty"`
+	Convention string `json:"pricingConvention,omitempty"`
 	SAFEs      []SAFE `json:"safes,omitempty"`
 }
 
@@ -104,8 +104,8 @@ func (r Round) Validate() error {
 	switch r.convention() {
 	case ConventionPreMoney, ConventionPercentOwnership, ConventionDollarsInvested:
 	default:
-		return kernel.Invalid("convention", "one_of",
-			fmt.Sprintf("convention must be one of PRE_MONEY, PERCENT_OWNERSHIP, DOLLARS_INVESTED, not %q", r.Convention))
+		return kernel.Invalid("pricingConvention", "one_of",
+			fmt.Sprintf("pricingConvention must be one of PRE_MONEY, PERCENT_OWNERSHIP, DOLLARS_INVESTED, not %q", r.Convention))
 	}
 	postMoneyOwnership := num.Zero
 	for i, s := range r.SAFEs {

@@ -35,7 +35,7 @@ func TestValidateRefuses(t *testing.T) {
 		{"target 100", "optionPoolTargetPercent", "range", func(r *Round) { r.PoolTargetPercent = ptr(n("100")) }},
 		{"target negative", "optionPoolTargetPercent", "range", func(r *Round) { r.PoolTargetPercent = ptr(n("-3")) }},
 		{"pool increase negative", "optionPoolIncrease", "non_negative", func(r *Round) { r.PoolIncrease = ptr(n("-3")) }},
-		{"unknown convention", "convention", "one_of", func(r *Round) { r.Convention = "POST_MONEY" }},
+		{"unknown convention", "pricingConvention", "one_of", func(r *Round) { r.Convention = "POST_MONEY" }},
 		{"unknown SAFE type", "safes[1].safeType", "one_of", safe(func(s *SAFE) { s.Type = "KISS" })},
 		{"SAFE amount zero", "safes[1].investmentAmount", "positive", safe(func(s *SAFE) { s.Amount = num.Zero })},
 		{"SAFE amount negative", "safes[1].investmentAmount", "positive", safe(func(s *SAFE) { s.Amount = n("-1") })},
