@@ -52,7 +52,7 @@ func (s *Store) Stage(owner string, r io.Reader, max int64) (*Staged, error) {
 		return nil, fmt.Errorf("blobs: invalid owner %q", owner)
 	}
 	dir := filepath.Join(s.dir, owner)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := mkdirSynced(dir); err != nil {
 		return nil, err
 	}
 	f, err := os.CreateTemp(dir, ".upload-*")
@@ -103,7 +103,7 @@ func (st *Staged) Commit() error {
 	if _, err := os.Stat(final); err == nil {
 		return st.Discard()
 	}
-	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+	if err := mkdirSynced(filepath.Dir(final)); err != nil {
 		return err
 	}
 	if err := os.Rename(st.tmp, final); err != nil {
@@ -147,6 +147,23 @@ func (s *Store) path(owner, digest string) (string, error) {
 		return "", fmt.Errorf("blobs: invalid owner %q or digest %q", owner, digest)
 	}
 	return filepath.Join(s.dir, owner, digest[:2], digest), nil
+}
+
+// mkdirSynced creates dir and any missing parents, syncing the parent of
+// each directory it creates, so the new entries survive a crash.
+func mkdirSynced(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if parent := filepath.Dir(dir); parent != dir {
+		if err := mkdirSynced(parent); err != nil {
+			return err
+		}
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(dir))
 }
 
 func syncDir(dir string) error {

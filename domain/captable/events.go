@@ -159,15 +159,19 @@ type ValuationRecorded struct {
 // price and figures. The stock issuances, conversions and pool increase
 // are their own events in the same append.
 type RoundClosed struct {
-	RoundID           string    `json:"roundId"`
-	Name              string    `json:"name"`
-	ShareClassID      string    `json:"shareClassId"`
-	Price             num.Num   `json:"price"`
-	RoundSize         num.Num   `json:"roundSize"`
-	PreMoneyValuation num.Num   `json:"preMoneyValuation"`
-	PoolIncrease      num.Num   `json:"poolIncrease"`
-	Convention        string    `json:"convention"`
-	On                time.Time `json:"closedOn"`
+	RoundID           string  `json:"roundId"`
+	Name              string  `json:"name"`
+	ShareClassID      string  `json:"shareClassId"`
+	Price             num.Num `json:"price"`
+	RoundSize         num.Num `json:"roundSize"`
+	PreMoneyValuation num.Num `json:"preMoneyValuation"`
+	// PostMoneyValuation is the model's post-money (price times the post-
+	// round fully diluted shares, to the cent); zero in rounds recorded
+	// before it was kept.
+	PostMoneyValuation num.Num   `json:"postMoneyValuation"`
+	PoolIncrease       num.Num   `json:"poolIncrease"`
+	Convention         string    `json:"convention"`
+	On                 time.Time `json:"closedOn"`
 }
 
 // SharesAuthorized: a class's authorized shares grew by Increase on On (a

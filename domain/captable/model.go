@@ -52,10 +52,14 @@ func (c *Company) RoundInput(day time.Time, in DilutionInput) rounds.Round {
 	return r
 }
 
-// ModelRound solves the round in on the company as of day. A company with
-// no shares yet has nothing to price a round on (409).
+// ModelRound solves the round in on the company as of day.
 func (c *Company) ModelRound(day time.Time, in DilutionInput) (rounds.Result, error) {
-	r := c.RoundInput(day, in)
+	return SolveRound(c.RoundInput(day, in))
+}
+
+// SolveRound solves a round built by RoundInput. A company with no shares
+// yet has nothing to price a round on (409).
+func SolveRound(r rounds.Round) (rounds.Result, error) {
 	if len(r.PreFD) == 0 {
 		return rounds.Result{}, conflict("", "no_holders", "the company has no issued shares, awards or pool yet: there is nothing to price a round on")
 	}

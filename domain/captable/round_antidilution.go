@@ -1,59 +1,88 @@
 package captable
 
 import (
+	"time"
+
 	"github.com/strata-platform/strata/domain/captable/num"
 	"github.com/strata-platform/strata/domain/captable/rounds"
 )
 
-// antiDilution adjusts every earlier preferred class whose conversion price
-// (issue price / conversion ratio) is above the round's price, by its
-// protection: the weighted averages count as A the fully diluted shares
-// before the round (broad-based) or the preferred outstanding as converted
-// (narrow-based), and as new shares the new money's shares (conversions of
-// SAFEs are excluded, as standard terms exclude them). The new ratio is
-// issue price / new conversion price, recorded to 12 decimals.
-func (b *roundBuilder) antiDilution() error {
-	newShares := b.res.NewShares
+// AdjustedClass is an anti-dilution adjustment a round makes: the class's
+// conversion price and ratio before and after, and the common shares its
+// holders gain as converted (issued × the ratio's increase).
+type AdjustedClass struct {
+	ShareClassID       string  `json:"shareClassId"`
+	OldConversionPrice num.Num `json:"oldConversionPrice"`
+	NewConversionPrice num.Num `json:"newConversionPrice"`
+	NewConversionRatio num.Num `json:"newConversionRatio"`
+	AdditionalShares   num.Num `json:"additionalShares"`
+}
+
+// Adjustments are the anti-dilution adjustments a round priced as res makes
+// on the company as it stands on day (before the round): every preferred
+// class with shares issued, a protection, and a conversion price (issue
+// price / conversion ratio) above the round's price. The weighted averages
+// count as A the fully diluted shares before the round (broad-based) or the
+// preferred outstanding as converted (narrow-based), and as new shares the
+// new money's shares (SAFE conversions are excluded, as standard terms
+// exclude them). Prices and ratios are recorded to 12 decimals. The round's
+// price is solved without these shares: the adjustment follows the closing,
+// so every holder, the new investors included, bears it.
+func (c *Company) Adjustments(day time.Time, res rounds.Result) ([]AdjustedClass, error) {
+	out := []AdjustedClass{}
+	newShares := res.NewShares
 	if newShares.Sign() <= 0 {
-		return nil
+		return out, nil
 	}
-	s := b.c.Summary(b.day)
+	s := c.Summary(day)
 	narrow := num.Zero
 	for _, l := range s.Classes {
 		if l.Type == ClassPreferred {
 			narrow = narrow.Add(l.Shares)
 		}
 	}
-	for _, id := range b.c.ClassOrder {
-		cl := b.c.Classes[id]
-		if cl.Type != ClassPreferred || cl.AntiDilution == AntiDilutionNone || cl.PricePerShare.Sign() <= 0 {
+	for _, id := range c.ClassOrder {
+		cl := c.Classes[id]
+		if cl.Type != ClassPreferred || cl.AntiDilution == AntiDilutionNone || cl.PricePerShare.Sign() <= 0 || cl.Issued.Sign() <= 0 {
 			continue
 		}
 		cp1 := cl.PricePerShare.Div(cl.ratio())
-		if b.res.Price.Cmp(cp1) >= 0 {
+		if res.Price.Cmp(cp1) >= 0 {
 			continue
 		}
 		a := s.FullyDiluted
 		if cl.AntiDilution == AntiDilutionNarrowBased {
 			a = narrow
 		}
-		cp2, err := rounds.AdjustConversionPrice(rounds.Protection(cl.AntiDilution), cp1, b.res.Price, newShares, a)
+		cp2, err := rounds.AdjustConversionPrice(rounds.Protection(cl.AntiDilution), cp1, res.Price, newShares, a)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cp2 = cp2.Round(ratioPlaces)
 		ratio, err := rounds.ConversionRatio(cl.PricePerShare, cp2)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		ratio = ratio.Round(ratioPlaces)
 		if ratio.Equal(cl.ratio()) {
 			continue
 		}
-		b.evs = append(b.evs, &ConversionAdjusted{ShareClassID: cl.ID, RoundID: b.out.RoundID, OldConversionPrice: cp1.Round(ratioPlaces),
-			NewConversionPrice: cp2, NewConversionRatio: ratio, On: b.day})
-		b.out.Adjustments = append(b.out.Adjustments, AdjustedClass{ShareClassID: cl.ID, OldConversionPrice: cp1.Round(ratioPlaces),
-			NewConversionPrice: cp2, NewConversionRatio: ratio})
+		out = append(out, AdjustedClass{ShareClassID: cl.ID, OldConversionPrice: cp1.Round(ratioPlaces), NewConversionPrice: cp2,
+			NewConversionRatio: ratio, AdditionalShares: rounds.AdditionalShares(cl.Issued, cl.ratio(), ratio)})
 	}
+	return out, nil
+}
+
+// antiDilution records the round's adjustments.
+func (b *roundBuilder) antiDilution() error {
+	adj, err := b.c.Adjustments(b.day, b.res)
+	if err != nil {
+		return err
+	}
+	for _, a := range adj {
+		b.evs = append(b.evs, &ConversionAdjusted{ShareClassID: a.ShareClassID, RoundID: b.out.RoundID,
+			OldConversionPrice: a.OldConversionPrice, NewConversionPrice: a.NewConversionPrice, NewConversionRatio: a.NewConversionRatio, On: b.day})
+	}
+	b.out.Adjustments = adj
 	return nil
 }

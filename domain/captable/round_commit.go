@@ -1,6 +1,7 @@
 package captable
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -51,14 +52,6 @@ type Committed struct {
 	Conversions      []SAFEConvertedTo `json:"conversions"`
 }
 
-// AdjustedClass is an anti-dilution adjustment made by a round.
-type AdjustedClass struct {
-	ShareClassID       string  `json:"shareClassId"`
-	OldConversionPrice num.Num `json:"oldConversionPrice"`
-	NewConversionPrice num.Num `json:"newConversionPrice"`
-	NewConversionRatio num.Num `json:"newConversionRatio"`
-}
-
 // SAFEConvertedTo is one SAFE's conversion in a committed round.
 type SAFEConvertedTo struct {
 	SAFEID  string  `json:"safeId"`
@@ -86,11 +79,11 @@ func (c *Company) CloseRound(in CommitInput, newID func() string, today time.Tim
 	if err != nil {
 		return nil, out, err
 	}
-	if err := c.checkInvestors(in); err != nil {
-		return nil, out, err
-	}
 	res, err := c.ModelRound(day, in.DilutionInput)
 	if err != nil {
+		return nil, out, err
+	}
+	if err := c.checkInvestors(in, res.Price); err != nil {
 		return nil, out, err
 	}
 	if in.PricePerShare != nil && !in.PricePerShare.Equal(res.PriceRounded) {
@@ -111,7 +104,8 @@ func (c *Company) CloseRound(in CommitInput, newID func() string, today time.Tim
 		return nil, out, err
 	}
 	b.evs = append(b.evs, &RoundClosed{RoundID: b.out.RoundID, Name: b.name(), ShareClassID: b.out.ShareClassID, Price: b.out.Price,
-		RoundSize: in.RoundSize, PreMoneyValuation: in.PreMoneyValuation, PoolIncrease: res.PoolIncrease,
+		RoundSize: in.RoundSize, PreMoneyValuation: in.PreMoneyValuation, PostMoneyValuation: res.PostMoneyValuation.Round(2),
+		PoolIncrease: res.PoolIncrease,
 		Convention: conventionOr(in.PricingConvention), On: day})
 	return b.evs, b.out, nil
 }
@@ -156,9 +150,10 @@ func (c *Company) lastTransaction() time.Time {
 	return DayOf(last).Time
 }
 
-// checkInvestors: at least one, each a stakeholder of the company with a
-// positive amount, the amounts adding up to the round size exactly.
-func (c *Company) checkInvestors(in CommitInput) error {
+// checkInvestors: at least one, each a stakeholder of the company with an
+// amount that buys at least one share at the round's price, the amounts
+// adding up to the round size exactly.
+func (c *Company) checkInvestors(in CommitInput, price num.Num) error {
 	if len(in.Investors) == 0 {
 		return kernel.Invalid("investors", "required", "investors is required: who puts the round's money in ({stakeholderId, amount})")
 	}
@@ -170,6 +165,10 @@ func (c *Company) checkInvestors(in CommitInput) error {
 		}
 		if err := positive(field+".amount", inv.Amount); err != nil {
 			return err
+		}
+		if inv.Amount.Div(price).Floor().IsZero() {
+			return kernel.Invalid(field+".amount", "at_least_one_share",
+				fmt.Sprintf("%s.amount buys no whole share at the round's price of %s", field, price.Round(ratioPlaces)))
 		}
 		total = total.Add(inv.Amount)
 	}
@@ -222,7 +221,7 @@ func (b *roundBuilder) series() error {
 		Seniority: 1, AntiDilution: AntiDilutionBroadBased, At: b.day}
 	in := ClassInput{LiquidationPreference: b.in.LiquidationPreference, Participating: b.in.Participating,
 		ParticipationCap: b.in.ParticipationCap, Seniority: b.in.Seniority, AntiDilution: b.in.AntiDilution}
-	return b.create(in.merge(cl))
+	return renamed(b.create(in.merge(cl)), "name", "newShareClassName")
 }
 
 // create records a new class authorized on the closing date.
@@ -261,8 +260,8 @@ func (b *roundBuilder) pool() error {
 	}
 	if pool == nil {
 		b.out.PoolShareClassID = b.newID()
-		return b.create(ShareClass{ID: b.out.PoolShareClassID, Name: b.name() + " option pool", Type: ClassPool, TotalShares: inc,
-			ConversionRatio: num.Int(1), Seniority: 1, AntiDilution: AntiDilutionNone, At: b.day})
+		return renamed(b.create(ShareClass{ID: b.out.PoolShareClassID, Name: b.name() + " option pool", Type: ClassPool, TotalShares: inc,
+			ConversionRatio: num.Int(1), Seniority: 1, AntiDilution: AntiDilutionNone, At: b.day}), "name", "roundName")
 	}
 	b.out.PoolShareClassID = pool.ID
 	b.evs = append(b.evs, &SharesAuthorized{ShareClassID: pool.ID, RoundID: b.out.RoundID, Increase: inc, On: b.day})
@@ -312,4 +311,16 @@ func (c *Company) grantNumberUsed(n string) bool {
 		}
 	}
 	return false
+}
+
+// renamed reports a refusal of field from under another field name (the
+// request's name for what the decision checked).
+func renamed(err error, from, to string) error {
+	var ke *kernel.Error
+	if errors.As(err, &ke) && ke.Field == from {
+		e := *ke
+		e.Field = to
+		return &e
+	}
+	return err
 }

@@ -82,7 +82,7 @@ func TestCloseRoundYCExample(t *testing.T) {
 		next()
 	}
 	_, _, err = b.c.CloseRound(seriesA(), next, b.today)
-	refused(t, err, "name", "unique")
+	refused(t, err, "newShareClassName", "unique")
 }
 
 func TestCloseRoundRefusals(t *testing.T) {
@@ -102,7 +102,11 @@ func TestCloseRoundRefusals(t *testing.T) {
 		{"future", func(in *CommitInput) { in.ClosingDate = DayOf(day("2027-01-01")) }, "closingDate", "not_future", kernel.KindInvalid},
 		{"before last transaction", func(in *CommitInput) { in.ClosingDate = DayOf(day("2024-03-15")) }, "closingDate", "after_last_transaction", kernel.KindInvalid},
 		{"price moved", func(in *CommitInput) { in.PricePerShare = ptr(num.MustParse("1.5")) }, "pricePerShare", "price_changed", kernel.KindConflict},
-		{"class name taken", func(in *CommitInput) { in.NewShareClassName = "common" }, "name", "unique", kernel.KindConflict},
+		{"class name taken", func(in *CommitInput) { in.NewShareClassName = "common" }, "newShareClassName", "unique", kernel.KindConflict},
+		{"no round size", func(in *CommitInput) { in.RoundSize = num.Zero }, "roundSize", "positive", kernel.KindInvalid},
+		{"less than a share", func(in *CommitInput) {
+			in.Investors = []RoundInvestor{{"v", num.MustParse("0.5")}, {"a", num.MustParse("4999999.5")}}
+		}, "investors[0].amount", "at_least_one_share", kernel.KindInvalid},
 		{"bad pool", func(in *CommitInput) { in.PoolShareClassID = "common" }, "poolShareClassId", "pool_class", kernel.KindInvalid},
 		{"bad anti-dilution", func(in *CommitInput) { in.AntiDilution = ptr("SOMETIMES") }, "antiDilution", "one_of", kernel.KindInvalid},
 	} {
@@ -151,8 +155,9 @@ func TestCloseRoundAntiDilution(t *testing.T) {
 				}
 				return
 			}
+			extra := num.Int(1_000_000).Mul(num.MustParse(tc.ratio).Sub(num.Int(1)))
 			if len(out.Adjustments) != 1 || !out.Adjustments[0].NewConversionPrice.Equal(num.MustParse(tc.price)) ||
-				!seed.ConversionRatio.Equal(num.MustParse(tc.ratio)) {
+				!seed.ConversionRatio.Equal(num.MustParse(tc.ratio)) || !out.Adjustments[0].AdditionalShares.Equal(extra) {
 				t.Fatalf("adjustments %+v ratio %s", out.Adjustments, seed.ConversionRatio)
 			}
 			// The seed holders' as-converted shares grow with the ratio.
@@ -163,5 +168,24 @@ func TestCloseRoundAntiDilution(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A protected class with nothing issued has nothing to protect: it does not
+// block (or take part in) a down round.
+func TestCloseRoundSkipsUnissuedProtectedClass(t *testing.T) {
+	b := newBook(t)
+	b.class("common", "Common", ClassCommon, 30_000_000)
+	name, typ, narrow := "Seed", ClassPreferred, AntiDilutionNarrowBased
+	b.must(b.c.CreateClass("seed", ClassInput{Name: &name, Type: &typ, TotalShares: ptr(num.Int(1_000_000)),
+		PricePerShare: ptr(num.Int(2)), AntiDilution: &narrow}, b.today))
+	b.person("f", "Founder", "", StakeholderFounder)
+	b.must(b.c.IssueGrant("g-f", GrantInput{StakeholderID: "f", ShareClassID: "common", GrantType: GrantRestrictedStock,
+		Quantity: num.Int(10_000_000), VestingSchedule: "IMMEDIATE", GrantDate: DayOf(day("2024-01-01"))}, b.today))
+	evs, out, err := b.c.CloseRound(CommitInput{DilutionInput: DilutionInput{RoundSize: num.Int(5_000_000), PreMoneyValuation: num.Int(15_000_000),
+		NewShareClassName: "Series A"}, Investors: []RoundInvestor{{"f", num.Int(5_000_000)}}}, ids(), b.today)
+	b.must(evs, err)
+	if len(out.Adjustments) != 0 {
+		t.Fatalf("adjusted an unissued class: %+v", out.Adjustments)
 	}
 }

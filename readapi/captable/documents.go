@@ -55,8 +55,9 @@ func (a *API) uploadDocument(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
-	in := captable.DocumentInput{Name: header.Filename, Type: r.FormValue("type"), StakeholderID: r.FormValue("stakeholderId"),
-		GrantID: r.FormValue("grantId")}
+	// Fields come from the body only, never from the query string.
+	in := captable.DocumentInput{Name: header.Filename, Type: r.PostFormValue("type"), StakeholderID: r.PostFormValue("stakeholderId"),
+		GrantID: r.PostFormValue("grantId")}
 	did := a.svc.NewID()
 	app, err := a.svc.UploadDocument(r.Context(), c.Company, did, in, file, c.AccountID)
 	if err == nil {

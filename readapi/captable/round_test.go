@@ -27,14 +27,14 @@ func TestDilutionCommit(t *testing.T) {
 		t.Fatalf("waterfall after a modeled round %s", mustJSON(wf))
 	}
 	field(t, c.do("POST", "/cap-table/waterfall", map[string]any{"exitValue": 1e6, "round": map[string]any{"roundSize": 5000000,
-		"preMoneyValuation": 15000000, "newShareClassName": "Common"}}), 409, "CONFLICT", "round.name")
+		"preMoneyValuation": 15000000, "newShareClassName": "Common"}}), 409, "CONFLICT", "round.newShareClassName")
 
 	// Refusals name the field and write nothing.
 	stale := copyMap(round)
 	stale["pricePerShare"] = 2
 	field(t, c.do("POST", "/cap-table/dilution/commit", stale), 409, "CONFLICT", "pricePerShare")
 	short := copyMap(round)
-	short["investors"] = []map[string]any{{"stakeholderId": v["id"], "amount": 1}}
+	short["investors"] = []map[string]any{{"stakeholderId": v["id"], "amount": 1000}}
 	field(t, c.do("POST", "/cap-table/dilution/commit", short), 400, "VALIDATION_ERROR", "investors")
 	ag := c.must(http.StatusCreated, "POST", "/agents/onboard", map[string]any{"agentName": "reader", "role": "viewer"}).body
 	viewer := &client{w: w, token: str(ag["apiKey"])}
@@ -63,7 +63,7 @@ func TestDilutionCommit(t *testing.T) {
 	}
 	// The same round again: the class name is taken.
 	delete(round, "pricePerShare")
-	field(t, c.do("POST", "/cap-table/dilution/commit", round), 409, "CONFLICT", "name")
+	field(t, c.do("POST", "/cap-table/dilution/commit", round), 409, "CONFLICT", "newShareClassName")
 }
 
 func copyMap(m map[string]any) map[string]any {

@@ -142,19 +142,41 @@ func (a *API) dilution(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	var res rounds.Result
+	// The model is solved outside the company's lock (the search can be
+	// long with many capped SAFEs); the adjustments read the company again.
+	var round rounds.Round
+	day := a.today()
 	err := a.svc.View(r.Context(), c.Company, func(co *captable.Company) error {
+		round = co.RoundInput(day, in)
+		return nil
+	})
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	res, err := captable.SolveRound(round)
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	var adj []captable.AdjustedClass
+	err = a.svc.View(r.Context(), c.Company, func(co *captable.Company) error {
 		var err error
-		res, err = co.ModelRound(a.today(), in)
+		adj, err = co.Adjustments(day, res)
 		return err
 	})
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	extra := num.Zero
+	for _, x := range adj {
+		extra = extra.Add(x.AdditionalShares)
+	}
 	writeJSON(w, r, http.StatusOK, map[string]any{"companyId": c.Company, "asOfDate": captable.DayOf(a.today()),
 		"roundSize": in.RoundSize, "preMoneyValuation": in.PreMoneyValuation, "newShareClassName": in.NewShareClassName,
-		"pricingConvention": conventionOf(in.PricingConvention), "result": res, "committed": false})
+		"pricingConvention": conventionOf(in.PricingConvention), "result": res, "committed": false,
+		"antiDilution": adj, "newClassOwnershipAfterAdjustments": res.NewSharesExact.Div(res.PostMoneySharesExact.Add(extra))})
 }
 
 func conventionOf(c string) string {

@@ -106,7 +106,7 @@ func roundsSection(b *book) Section {
 	total := num.Zero
 	for _, r := range b.company.Rounds {
 		sec.add(day(r.On), r.Name, b.className(r.ShareClassID), cash(r.Price), cash(r.RoundSize),
-			cash(r.PreMoneyValuation), cash(r.PreMoneyValuation.Add(r.RoundSize)), qty(r.PoolIncrease))
+			cash(r.PreMoneyValuation), cash(postMoney(r)), qty(r.PoolIncrease))
 		total = total.Add(r.RoundSize)
 	}
 	sec.Totals = []string{"Total", "", "", "", cash(total), "", "", ""}
@@ -140,4 +140,13 @@ func safesSection(b *book) Section {
 	sec.Totals = []string{"Total", "", "", cash(total), "", "", ""}
 	sec.note("An empty valuation cap means the SAFE has none.")
 	return sec
+}
+
+// postMoney is a round's recorded post-money, or pre-money plus the round
+// for rounds recorded without it.
+func postMoney(r captable.RoundClosed) num.Num {
+	if r.PostMoneyValuation.Sign() > 0 {
+		return r.PostMoneyValuation
+	}
+	return r.PreMoneyValuation.Add(r.RoundSize)
 }
