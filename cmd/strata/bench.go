@@ -11,18 +11,18 @@ import (
 	"github.com/strata-platform/strata/readapi/oauth/oauthbench"
 )
 
-// bench runs `strata bench eventstore|identity|oauth [--quick]`: the
-// measurements of eventstore/storebench (or of the identity context or the
-// OAuth provider), in a scratch database created on the configured
-// server (DATABASE_URL or the embedded cluster) and dropped at the end, also
-// on error or interrupt. The user's database is only used to reach the server.
+// bench runs `strata bench eventstore|identity|oauth|captable [--quick]`:
+// the measurements of eventstore/storebench (or of the identity context, the
+// OAuth provider or the cap table), in a scratch database created on the
+// configured server (DATABASE_URL or the embedded cluster) and dropped at the
+// end, also on error or interrupt. The user's database is only used to reach the server.
 func (c *command) bench(ctx context.Context, args []string) error {
-	if len(args) == 0 || (args[0] != "eventstore" && args[0] != "identity" && args[0] != "oauth") {
+	if len(args) == 0 || (args[0] != "eventstore" && args[0] != "identity" && args[0] != "oauth" && args[0] != "captable") {
 		what := "no subcommand"
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q", args[0])
 		}
-		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth [--quick]", errUsage, what)
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth|captable [--quick]", errUsage, what)
 	}
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
@@ -51,6 +51,9 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	}()
 	if args[0] == "identity" || args[0] == "oauth" {
 		return c.benchIdentity(ctx, scratch, args[0], *quick)
+	}
+	if args[0] == "captable" {
+		return c.benchCaptable(ctx, scratch, *quick)
 	}
 	c.logger.Info("bench running in a scratch database", "database", scratch.Name, "mode", opts.Mode)
 	opts.DB, opts.URL, opts.Logger, opts.Progress = scratch.DB, scratch.URL, c.logger, c.stderr

@@ -28,7 +28,7 @@ Usage:
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
   strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
-  strata bench eventstore|identity|oauth [--quick]
+  strata bench eventstore|identity|oauth|captable [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata version                   print the build's commit id
 

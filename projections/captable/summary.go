@@ -17,11 +17,15 @@ type lapse struct {
 }
 
 func lapsed(ctx context.Context, db *stdsql.DB, company string, day time.Time) ([]lapse, error) {
+	// least() skips a NULL date: the award lapses at the earlier of its
+	// window's end and its expiration. The condition is written as an index
+	// on (company_id, least(window_ends, expiration_date)) with this WHERE
+	// as its predicate would need it.
 	rows, err := db.QueryContext(ctx, `SELECT share_class_id, stakeholder_id, (quantity - exercised - forfeited - expired - cancelled)::text
 		FROM `+schema+`grants WHERE company_id = $1 AND grant_type <> 'RESTRICTED_STOCK'
 		  AND (window_ends IS NOT NULL OR expiration_date IS NOT NULL)
-		  AND ((window_ends IS NOT NULL AND window_ends < $2) OR (expiration_date IS NOT NULL AND expiration_date < $2))
-		  AND quantity - exercised - forfeited - expired - cancelled > 0`, company, day)
+		  AND quantity - exercised - forfeited - expired - cancelled > 0
+		  AND least(window_ends, expiration_date) < $2`, company, day)
 	if err != nil {
 		return nil, err
 	}
@@ -54,18 +58,9 @@ func Summary(ctx context.Context, db *stdsql.DB, company string, day time.Time, 
 		byClass[l.class] = byClass[l.class].Add(l.qty)
 		byHolder[l.holder] = byHolder[l.holder].Add(l.qty)
 	}
-	views, _, err := Classes(ctx, db, company, Page{Page: 1, Limit: 10_000})
+	classes, err := classTotals(ctx, db, company, byClass)
 	if err != nil {
 		return captable.Summary{}, err
-	}
-	classes := make([]captable.ClassTotals, 0, len(views))
-	for _, c := range views {
-		t := captable.ClassTotals{Class: captable.ShareClass{ID: c.ID, Name: c.Name, Type: c.Type, TotalShares: c.TotalShares,
-			ConversionRatio: c.ConversionRatio}, Issued: c.IssuedShares, Outstanding: c.OutstandingAwards, Lapsed: byClass[c.ID]}
-		if c.Type == captable.ClassPool || c.Type == captable.ClassWarrant {
-			t.Used = c.TotalShares.Sub(c.AvailableShares)
-		}
-		classes = append(classes, t)
 	}
 	// Holders whose awards lapsed may fall in the ranking: read that many
 	// more than asked, re-rank, then cut.
@@ -81,6 +76,33 @@ func Summary(ctx context.Context, db *stdsql.DB, company string, day time.Time, 
 		s.Holders = s.Holders[:top]
 	}
 	return s, nil
+}
+
+// classTotals reads the running totals of a company's share classes in
+// creation order, with what of each lapsed (by class id).
+func classTotals(ctx context.Context, db *stdsql.DB, company string, lapsed map[string]num.Num) ([]captable.ClassTotals, error) {
+	rows, err := db.QueryContext(ctx, `SELECT share_class_id, name, type, total_shares::text, conversion_ratio::text,
+		issued::text, used::text, outstanding::text FROM `+schema+`share_classes WHERE company_id = $1 ORDER BY seq`, company)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []captable.ClassTotals
+	for rows.Next() {
+		var t captable.ClassTotals
+		var text [5]string
+		if err := rows.Scan(&t.Class.ID, &t.Class.Name, &t.Class.Type, &text[0], &text[1], &text[2], &text[3], &text[4]); err != nil {
+			return nil, err
+		}
+		for i, dst := range []*num.Num{&t.Class.TotalShares, &t.Class.ConversionRatio, &t.Issued, &t.Used, &t.Outstanding} {
+			if *dst, err = num.Parse(text[i]); err != nil {
+				return nil, err
+			}
+		}
+		t.Lapsed = lapsed[t.Class.ID]
+		out = append(out, t)
+	}
+	return out, rows.Err()
 }
 
 // topHolders reads the largest holders by running total; extra more rows

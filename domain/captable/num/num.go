@@ -13,14 +13,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"math/big"
 	"reflect"
+	"strconv"
 	"strings"
 )
 
 // Num is an exact rational number. The zero value is 0. Nums are immutable:
 // every operation returns a new Num and never changes its operands.
-type Num struct{ r *big.Rat }
+//
+// A whole number that fits in an int64 (share counts, most amounts) is kept
+// in i with r nil, so that sums and comparisons of them do not allocate;
+// any other value is kept in r. Every constructor and operation returns
+// that form (see fromRat), so a value has exactly one representation.
+type Num struct {
+	r *big.Rat // nil: the value is i
+	i int64
+}
 
 var (
 	bigOne = big.NewInt(1)
@@ -31,18 +41,30 @@ var (
 var Zero = Num{}
 
 // Int returns i as a Num.
-func Int(i int64) Num { return Num{new(big.Rat).SetInt64(i)} }
+func Int(i int64) Num { return Num{i: i} }
 
 // Ratio returns a/b; b must not be 0.
 func Ratio(a, b int64) Num {
 	if b == 0 {
 		panic("num: Ratio with zero denominator")
 	}
-	return Num{big.NewRat(a, b)}
+	if a%b == 0 && (a != math.MinInt64 || b != -1) {
+		return Num{i: a / b}
+	}
+	return fromRat(big.NewRat(a, b))
 }
 
 // FromRat returns a copy of r as a Num.
-func FromRat(r *big.Rat) Num { return Num{new(big.Rat).Set(r)} }
+func FromRat(r *big.Rat) Num { return fromRat(new(big.Rat).Set(r)) }
+
+// fromRat returns r as a Num, keeping r (the caller must not change it
+// afterwards): a whole number that fits in an int64 becomes the fast form.
+func fromRat(r *big.Rat) Num {
+	if r.IsInt() && r.Num().IsInt64() {
+		return Num{i: r.Num().Int64()}
+	}
+	return Num{r: r}
+}
 
 // ErrSyntax is returned by Parse for text that is not a plain decimal.
 var ErrSyntax = errors.New("not a decimal number")
@@ -60,12 +82,34 @@ func Parse(s string) (Num, error) {
 	if len(intPart)+len(frac) > maxDigits || intPart == "" || (hasDot && frac == "") || !digits(intPart) || !digits(frac) {
 		return Num{}, fmt.Errorf("%q: %w", s, ErrSyntax)
 	}
+	if frac = strings.TrimRight(frac, "0"); len(intPart)+len(frac) <= 18 { // at most 18 digits always fit an int64
+		i, err := strconv.ParseInt(intPart+frac, 10, 64)
+		if err != nil {
+			return Num{}, fmt.Errorf("%q: %w", s, ErrSyntax)
+		}
+		if t != s {
+			i = -i
+		}
+		if frac == "" {
+			return Num{i: i}, nil
+		}
+		return fromRat(new(big.Rat).SetFrac64(i, pow10[len(frac)])), nil
+	}
 	r, ok := new(big.Rat).SetString(s)
 	if !ok {
 		return Num{}, fmt.Errorf("%q: %w", s, ErrSyntax)
 	}
-	return Num{r}, nil
+	return fromRat(r), nil
 }
+
+// pow10[k] is 10^k.
+var pow10 = func() (p [19]int64) {
+	p[0] = 1
+	for k := 1; k < len(p); k++ {
+		p[k] = p[k-1] * 10
+	}
+	return p
+}()
 
 func digits(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -85,129 +129,13 @@ func MustParse(s string) Num {
 	return n
 }
 
-func (a Num) rat() *big.Rat {
-	if a.r == nil {
-		return new(big.Rat)
-	}
-	return a.r
-}
-
-// Rat returns a copy of a as a big.Rat.
-func (a Num) Rat() *big.Rat { return new(big.Rat).Set(a.rat()) }
-
-// Add returns a+b.
-func (a Num) Add(b Num) Num { return Num{new(big.Rat).Add(a.rat(), b.rat())} }
-
-// Sub returns a-b.
-func (a Num) Sub(b Num) Num { return Num{new(big.Rat).Sub(a.rat(), b.rat())} }
-
-// Mul returns a*b.
-func (a Num) Mul(b Num) Num { return Num{new(big.Rat).Mul(a.rat(), b.rat())} }
-
-// Div returns a/b exactly. It panics when b is 0: callers check first.
-func (a Num) Div(b Num) Num {
-	if b.IsZero() {
-		panic("num: division by zero")
-	}
-	return Num{new(big.Rat).Quo(a.rat(), b.rat())}
-}
-
-// Neg returns -a.
-func (a Num) Neg() Num { return Num{new(big.Rat).Neg(a.rat())} }
-
-// Abs returns |a|.
-func (a Num) Abs() Num { return Num{new(big.Rat).Abs(a.rat())} }
-
-// Cmp compares a and b: -1, 0 or +1.
-func (a Num) Cmp(b Num) int { return a.rat().Cmp(b.rat()) }
-
-// Equal reports a == b.
-func (a Num) Equal(b Num) bool { return a.Cmp(b) == 0 }
-
-// Less reports a < b.
-func (a Num) Less(b Num) bool { return a.Cmp(b) < 0 }
-
-// Sign returns -1, 0 or +1.
-func (a Num) Sign() int { return a.rat().Sign() }
-
-// IsZero reports a == 0.
-func (a Num) IsZero() bool { return a.Sign() == 0 }
-
-// IsInt reports whether a is a whole number.
-func (a Num) IsInt() bool { return a.rat().IsInt() }
-
-// Min returns the smaller of a and b.
-func Min(a, b Num) Num {
-	if a.Cmp(b) <= 0 {
-		return a
-	}
-	return b
-}
-
-// Max returns the larger of a and b.
-func Max(a, b Num) Num {
-	if a.Cmp(b) >= 0 {
-		return a
-	}
-	return b
-}
-
-// Sum returns the sum of ns (0 for none).
-func Sum(ns ...Num) Num {
-	s := new(big.Rat)
-	for _, n := range ns {
-		s.Add(s, n.rat())
-	}
-	return Num{s}
-}
-
-// Floor returns the largest whole number <= a (toward minus infinity).
-func (a Num) Floor() Num {
-	r := a.rat()
-	q, m := new(big.Int).QuoRem(r.Num(), r.Denom(), new(big.Int))
-	if m.Sign() < 0 {
-		q.Sub(q, bigOne)
-	}
-	return Num{new(big.Rat).SetInt(q)}
-}
-
-// Ceil returns the smallest whole number >= a.
-func (a Num) Ceil() Num { return a.Neg().Floor().Neg() }
-
-// Int64 returns a's whole part (truncated toward zero) and whether it fits.
-func (a Num) Int64() (int64, bool) {
-	r := a.rat()
-	q := new(big.Int).Quo(r.Num(), r.Denom())
-	return q.Int64(), q.IsInt64()
-}
-
-// scale returns 10^places.
-func scale(places int) *big.Int {
-	return new(big.Int).Exp(bigTen, big.NewInt(int64(places)), nil)
-}
-
-// RoundDown returns a truncated toward minus infinity at places decimals.
-func (a Num) RoundDown(places int) Num {
-	s := new(big.Rat).SetInt(scale(places))
-	return Num{new(big.Rat).Mul(a.rat(), s)}.Floor().Div(Num{s})
-}
-
-// Round returns a rounded at places decimals, halves away from zero (the
-// rule used for money and prices shown to people).
-func (a Num) Round(places int) Num {
-	s := Num{new(big.Rat).SetInt(scale(places))}
-	half := Ratio(1, 2)
-	x := a.Abs().Mul(s).Add(half).Floor().Div(s)
-	if a.Sign() < 0 {
-		return x.Neg()
-	}
-	return x
-}
-
 // terminates reports whether a has a finite decimal expansion and how many
 // fraction digits it needs (up to limit).
 func (a Num) terminates(limit int) (int, bool) {
-	d := new(big.Int).Set(a.rat().Denom())
+	if a.r == nil {
+		return 0, true
+	}
+	d := new(big.Int).Set(a.r.Denom())
 	for places := 0; places <= limit; places++ {
 		if d.Cmp(bigOne) == 0 {
 			return places, true
@@ -231,6 +159,9 @@ const MaxPlaces = 12
 // fraction digits, and otherwise rounded (halves away from zero) to MaxPlaces
 // digits with trailing zeros dropped. No exponent, no trailing dot.
 func (a Num) String() string {
+	if a.r == nil {
+		return strconv.FormatInt(a.i, 10)
+	}
 	if places, ok := a.terminates(MaxPlaces); ok {
 		return a.rat().FloatString(places)
 	}
@@ -240,10 +171,24 @@ func (a Num) String() string {
 }
 
 // Fixed writes a rounded (halves away from zero) to exactly places decimals.
-func (a Num) Fixed(places int) string { return a.Round(places).rat().FloatString(places) }
+func (a Num) Fixed(places int) string {
+	if a.r == nil {
+		s := strconv.FormatInt(a.i, 10)
+		if places > 0 {
+			s += "." + strings.Repeat("0", places)
+		}
+		return s
+	}
+	return a.Round(places).rat().FloatString(places)
+}
 
 // MarshalJSON writes a as a JSON number (String's text, never a float's).
-func (a Num) MarshalJSON() ([]byte, error) { return []byte(a.String()), nil }
+func (a Num) MarshalJSON() ([]byte, error) {
+	if a.r == nil {
+		return strconv.AppendInt(nil, a.i, 10), nil
+	}
+	return []byte(a.String()), nil
+}
 
 // JSONType names the JSON form of a Num for error messages: "decimal".
 func (Num) JSONType() string { return "decimal" }
@@ -262,7 +207,7 @@ func (a *Num) UnmarshalJSON(b []byte) error {
 	// still of bounded size.
 	if err != nil && !quoted && strings.ContainsAny(s, "eE") {
 		if r, ok := new(big.Rat).SetString(s); ok && len(r.Num().String())+len(r.Denom().String()) <= 2*maxDigits {
-			n, err = Num{r}, nil
+			n, err = fromRat(r), nil
 		}
 	}
 	if err != nil {
