@@ -2,6 +2,7 @@ package captable
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -171,4 +172,34 @@ func TestGrantRefusals(t *testing.T) {
 	if kernel.KindOf(err) != kernel.KindConflict {
 		t.Fatalf("duplicate email: %v", err)
 	}
+}
+
+// Emails and grant numbers stay unique through updates and removals (the
+// fold's indexes follow every change).
+func TestUniquenessIndexes(t *testing.T) {
+	b := newBook(t)
+	b.person("a", "A", "a@x.test", StakeholderFounder)
+	_, err := b.c.AddStakeholder("b", StakeholderInput{Name: "B", Email: "A@x.test", Type: StakeholderFounder}, b.today)
+	refused(t, err, "email", "unique")
+	b.must(b.c.UpdateStakeholder("a", StakeholderInput{Name: "A", Email: "a2@x.test", Type: StakeholderFounder}, b.today))
+	b.person("b", "B", "a@x.test", StakeholderFounder) // the old address is free again
+	_, err = b.c.AddStakeholder("c", StakeholderInput{Name: "C", Email: "a2@x.test", Type: StakeholderFounder}, b.today)
+	refused(t, err, "email", "unique")
+	b.must(b.c.RemoveStakeholder("a", b.today))
+	b.person("c", "C", "a2@x.test", StakeholderFounder) // a removed stakeholder's address is free
+	_, err = b.c.AddStakeholder("d", StakeholderInput{Name: "D", Type: StakeholderFounder, Title: strings.Repeat("t", 300)}, b.today)
+	refused(t, err, "title", "max_length")
+
+	b.class("common", "Common", ClassCommon, 1000)
+	grant := func(id, number string) GrantInput {
+		return GrantInput{GrantNumber: number, StakeholderID: "b", ShareClassID: "common", GrantType: GrantRestrictedStock,
+			Quantity: num.Int(10), VestingSchedule: "IMMEDIATE", GrantDate: DayOf(day("2024-01-01"))}
+	}
+	b.must(b.c.IssueGrant("g1", grant("g1", "CS-1"), b.today))
+	_, err = b.c.IssueGrant("g2", grant("g2", "CS-1"), b.today)
+	refused(t, err, "grantNumber", "unique")
+	b.must(b.c.UpdateGrant("g1", grant("g1", "CS-9"), b.today))
+	b.must(b.c.IssueGrant("g2", grant("g2", "CS-1"), b.today))
+	_, err = b.c.IssueGrant("g3", grant("g3", "CS-9"), b.today)
+	refused(t, err, "grantNumber", "unique")
 }

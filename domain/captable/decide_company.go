@@ -1,6 +1,7 @@
 package captable
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -59,20 +60,15 @@ func (c *Company) checkStakeholder(id string, in StakeholderInput) (StakeholderI
 		return in, err
 	}
 	if len(in.Title) > maxName {
-		return in, required("title", in.Title)
+		return in, kernel.Invalid("title", "max_length", fmt.Sprintf("title must be at most %d characters", maxName))
 	}
 	e, err := email("email", in.Email)
 	if err != nil {
 		return in, err
 	}
 	in.Email, in.Name, in.Title = e, strings.TrimSpace(in.Name), strings.TrimSpace(in.Title)
-	if e != "" {
-		for _, sid := range c.StakeholderOrder {
-			s := c.Stakeholders[sid]
-			if sid != id && !s.Removed && s.Email == e {
-				return in, conflict("email", "unique", "a stakeholder with email "+e+" already exists in this company")
-			}
-		}
+	if other, ok := c.byEmail[e]; e != "" && ok && other != id {
+		return in, conflict("email", "unique", "a stakeholder with email "+e+" already exists in this company")
 	}
 	return in, nil
 }

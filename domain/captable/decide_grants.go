@@ -154,10 +154,8 @@ func (c *Company) fillNumberAndWindow(g *Grant, in GrantInput, self *GrantState)
 	if len(g.GrantNumber) > 64 {
 		return kernel.Invalid("grantNumber", "max_length", "grantNumber must be at most 64 characters")
 	}
-	for _, id := range c.GrantOrder {
-		if id != g.ID && c.Grants[id].GrantNumber == g.GrantNumber {
-			return conflict("grantNumber", "unique", "grant number "+g.GrantNumber+" is already used in this company")
-		}
+	if other, ok := c.byNumber[g.GrantNumber]; ok && other != g.ID {
+		return conflict("grantNumber", "unique", "grant number "+g.GrantNumber+" is already used in this company")
 	}
 	g.ExerciseWindowDays = vesting.DefaultExerciseWindowDays
 	if in.ExerciseWindowDays != nil {

@@ -304,12 +304,8 @@ func (b *roundBuilder) nextNumber() string {
 }
 
 func (c *Company) grantNumberUsed(n string) bool {
-	for _, id := range c.GrantOrder {
-		if c.Grants[id].GrantNumber == n {
-			return true
-		}
-	}
-	return false
+	_, ok := c.byNumber[n]
+	return ok
 }
 
 // renamed reports a refusal of field from under another field name (the

@@ -30,6 +30,10 @@ type Company struct {
 
 	StakeholderOrder, ClassOrder, GrantOrder, SAFEOrder []string
 	grantSeq                                            int
+	// byNumber (grant number -> grant id) and byEmail (email -> live
+	// stakeholder id) keep the uniqueness checks constant-time in large
+	// companies.
+	byNumber, byEmail map[string]string
 }
 
 // StakeholderState is a stakeholder and whether it was removed.
@@ -149,19 +153,23 @@ func (c *Company) Apply(ev kernel.Event) {
 		c.Grants = map[string]*GrantState{}
 		c.SAFEs = map[string]*SAFEState{}
 		c.Documents = map[string]*DocumentState{}
+		c.byNumber, c.byEmail = map[string]string{}, map[string]string{}
 		c.Reports = map[string]*FinancialReport{}
 	case *MemberAdded:
 		c.Members[e.AccountID] = e.Role
 	case *StakeholderAdded:
 		c.Stakeholders[e.ID] = &StakeholderState{Stakeholder: e.Stakeholder}
 		c.StakeholderOrder = append(c.StakeholderOrder, e.ID)
+		c.index(&c.byEmail, "", e.Email, e.ID)
 	case *StakeholderUpdated:
 		if s := c.Stakeholders[e.ID]; s != nil {
+			c.index(&c.byEmail, s.Email, e.Email, e.ID)
 			s.Stakeholder = e.Stakeholder
 		}
 	case *StakeholderRemoved:
 		if s := c.Stakeholders[e.StakeholderID]; s != nil {
 			s.Removed = true
+			c.index(&c.byEmail, s.Email, "", e.StakeholderID)
 		}
 	case *ShareClassCreated:
 		c.Classes[e.ID] = &ClassState{ShareClass: e.ShareClass}
@@ -199,6 +207,7 @@ func (c *Company) Apply(ev kernel.Event) {
 func (c *Company) applyGrantOrSAFE(ev kernel.Event) {
 	switch e := ev.(type) {
 	case *GrantIssued:
+		c.index(&c.byNumber, "", e.GrantNumber, e.ID)
 		g := &GrantState{Grant: e.Grant, LastDate: e.GrantDate}
 		c.Grants[e.ID] = g
 		c.GrantOrder = append(c.GrantOrder, e.ID)
@@ -206,6 +215,7 @@ func (c *Company) applyGrantOrSAFE(ev kernel.Event) {
 		c.move(g, g.Quantity, true)
 	case *GrantUpdated:
 		if g := c.Grants[e.ID]; g != nil {
+			c.index(&c.byNumber, g.GrantNumber, e.GrantNumber, e.ID)
 			c.move(g, g.Quantity, false)
 			g.Grant = e.Grant
 			g.LastDate = e.GrantDate
@@ -279,6 +289,20 @@ func (c *Company) move(g *GrantState, qty num.Num, in bool) {
 	}
 	cl.Used = cl.Used.Add(qty)
 	cl.Outstanding = cl.Outstanding.Add(qty)
+}
+
+// index moves id's entry in an index from key from to key to ("" for
+// none), leaving another id's entry alone.
+func (c *Company) index(m *map[string]string, from, to, id string) {
+	if *m == nil {
+		*m = map[string]string{}
+	}
+	if from != "" && (*m)[from] == id {
+		delete(*m, from)
+	}
+	if to != "" {
+		(*m)[to] = id
+	}
 }
 
 // NextGrantNumber is the number the next grant gets unless the caller
