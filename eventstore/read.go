@@ -4,8 +4,10 @@ import (
 	"context"
 	stdsql "database/sql"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,17 +50,67 @@ func (s *Store) Load(ctx context.Context, streamID string, opts LoadOptions) ([]
 	}
 	defer rows.Close()
 	var out []Envelope
+	var metas [][]byte
 	for rows.Next() {
-		e, err := s.scan(rows)
+		e, meta, err := scanRow(rows)
 		if err != nil {
 			return nil, fmt.Errorf("load %s: %w", streamID, err)
 		}
-		out = append(out, e)
+		out, metas = append(out, e), append(metas, meta)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load %s: %w", streamID, err)
 	}
+	if err := s.decodeAll(out, metas); err != nil {
+		return nil, fmt.Errorf("load %s: %w", streamID, err)
+	}
 	return out, nil
+}
+
+// parallelDecodeMin is the number of events from which Load decodes on
+// every CPU: decoding (metadata, upcasting, the payload's JSON) is most of
+// a long stream's load, and each event decodes on its own.
+const parallelDecodeMin = 1024
+
+// decodeAll decodes the scanned envelopes in place, in parallel chunks for
+// long streams; the first error (in stream order) wins.
+func (s *Store) decodeAll(out []Envelope, metas [][]byte) error {
+	decode := func(lo, hi int) error {
+		for i := lo; i < hi; i++ {
+			if err := jsonUnmarshalMetadata(metas[i], &out[i].Metadata); err != nil {
+				return err
+			}
+			if err := s.reg.Resolve(&out[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if len(out) < parallelDecodeMin || workers < 2 {
+		return decode(0, len(out))
+	}
+	errs := make([]error, workers)
+	chunk := (len(out) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, len(out))
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			errs[w] = decode(lo, hi)
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Version returns a stream's current version, 0 when it does not exist.
@@ -83,20 +135,29 @@ func (s *Store) scan(row scanner) (Envelope, error) {
 }
 
 func scanRaw(row scanner) (Envelope, error) {
+	e, meta, err := scanRow(row)
+	if err != nil {
+		return e, err
+	}
+	return e, jsonUnmarshalMetadata(meta, &e.Metadata)
+}
+
+// scanRow reads one row's columns, leaving the metadata undecoded.
+func scanRow(row scanner) (Envelope, []byte, error) {
 	var e Envelope
 	var id string
 	var payload, meta []byte
 	if err := row.Scan(&e.Position, &e.TransactionID, &id, &e.StreamType, &e.StreamID, &e.StreamVersion,
 		&e.Type, &e.SchemaVersion, &payload, &meta, &e.OccurredAt, &e.RecordedAt); err != nil {
-		return e, fmt.Errorf("scan event: %w", err)
+		return e, nil, fmt.Errorf("scan event: %w", err)
 	}
 	e.Payload = payload
 	var err error
 	if e.EventID, err = parseUUIDAsULID(id); err != nil {
-		return e, err
+		return e, nil, err
 	}
 	e.OccurredAt, e.RecordedAt = e.OccurredAt.UTC(), e.RecordedAt.UTC()
-	return e, jsonUnmarshalMetadata(meta, &e.Metadata)
+	return e, meta, nil
 }
 
 // Filter selects events for ReadAll. Zero values mean "no filter".

@@ -256,3 +256,32 @@ func TestBulkAppendReportsItsLastKeyAndKeepsOrder(t *testing.T) {
 		t.Fatalf("Last = %+v, want the key of the last stored event %+v", res.Last, last.Key())
 	}
 }
+
+// A long stream is decoded on every CPU: every event, in order, with its
+// metadata.
+func TestLongStreamLoadsDecodedInOrder(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	md := eventstore.Metadata{Actor: "user-2", Tenant: "org-1"}
+	ctx := eventstore.WithMetadata(context.Background(), md)
+	const n = 3001 // above the parallel decoding threshold, not a multiple of the workers
+	evs := make([]kernel.Event, n)
+	for i := range evs {
+		evs[i] = noted{Text: fmt.Sprint(i)}
+	}
+	if _, err := s.Append(ctx, eventstore.Stream{Type: "test.note", ID: "long"}, eventstore.NoStream, evs...); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Load(ctx, "long", eventstore.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != n {
+		t.Fatalf("%d events loaded, want %d", len(got), n)
+	}
+	for i, e := range got {
+		if e.StreamVersion != int64(i+1) || e.Event.(*noted).Text != fmt.Sprint(i) || e.Metadata != md {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+	}
+}
