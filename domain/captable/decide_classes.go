@@ -151,7 +151,12 @@ func (c *Company) UpdateClass(id string, in ClassInput, now time.Time) ([]kernel
 		return nil, kernel.Invalid("totalShares", "below_issued",
 			fmt.Sprintf("totalShares must be at least the %s shares already issued or granted from the class", floor))
 	}
-	return []kernel.Event{&ShareClassUpdated{cl}}, nil
+	ev := &ShareClassUpdated{ShareClass: cl}
+	if cur.DatedChanges {
+		d := DayOf(now).Time
+		ev.EffectiveDate = &d
+	}
+	return []kernel.Event{ev}, nil
 }
 
 // firstCommon is the company's first common class, where exercises land by

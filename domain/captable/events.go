@@ -62,9 +62,15 @@ type ShareClassCreated struct {
 	ShareClass
 }
 
-// ShareClassUpdated replaces a class's terms.
+// ShareClassUpdated replaces a class's terms. It is reference data (it
+// applies whatever the day) unless EffectiveDate is set: an update of a
+// class that dated events have changed (a round's authorization, an
+// anti-dilution adjustment) carries their results in its terms, so it takes
+// effect on the day it was made, and an as-of view before that day keeps
+// the class as it stood.
 type ShareClassUpdated struct {
 	ShareClass
+	EffectiveDate *time.Time `json:"effectiveDate,omitempty"`
 }
 
 // GrantIssued records an equity grant on its grant date.
@@ -212,6 +218,14 @@ func (e ValuationRecorded) OccurredAt() time.Time  { return e.ValuationDate }
 func (e RoundClosed) OccurredAt() time.Time        { return e.On }
 func (e ConversionAdjusted) OccurredAt() time.Time { return e.On }
 func (e SharesAuthorized) OccurredAt() time.Time   { return e.On }
+
+// OccurredAt is the update's effective date, zero (undated) when unset.
+func (e ShareClassUpdated) OccurredAt() time.Time {
+	if e.EffectiveDate == nil {
+		return time.Time{}
+	}
+	return *e.EffectiveDate
+}
 
 // EventType implementations: stable names, never derived from Go types.
 func (CompanyCreated) EventType() string     { return "captable.company_created" }

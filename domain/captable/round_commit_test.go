@@ -189,3 +189,28 @@ func TestCloseRoundSkipsUnissuedProtectedClass(t *testing.T) {
 		t.Fatalf("adjusted an unissued class: %+v", out.Adjustments)
 	}
 }
+
+// Updating a class after a round changed it (authorized the pool's
+// increase) takes effect on the update's day: the cap table before the
+// closing still shows the pool as it was.
+func TestClassUpdateAfterRoundKeepsHistory(t *testing.T) {
+	b := ycBook(t)
+	evs, _, err := b.c.CloseRound(seriesA(), ids(), b.today)
+	b.must(evs, err)
+	rename := "2024 Plan (amended)"
+	b.must(b.c.UpdateClass("pool", ClassInput{Name: &rename}, b.today))
+	before := Replay(b.events, day("2025-06-29"))
+	if got := before.Classes["pool"]; !got.TotalShares.Equal(num.Int(750_000)) || got.Name != "2024 Plan" {
+		t.Fatalf("the pool before the closing: %s authorized, named %q", got.TotalShares, got.Name)
+	}
+	after := Replay(b.events, b.today)
+	if got := after.Classes["pool"]; !got.TotalShares.Equal(num.Int(750_000+1_695_000)) || got.Name != rename {
+		t.Fatalf("the pool after the update: %s authorized, named %q", got.TotalShares, got.Name)
+	}
+	// A class no dated event touched stays reference data.
+	common := "Common stock"
+	evs, err = b.c.UpdateClass("common", ClassInput{Name: &common}, b.today)
+	if err != nil || evs[0].(*ShareClassUpdated).EffectiveDate != nil {
+		t.Fatalf("an untouched class's update is dated: %v", err)
+	}
+}

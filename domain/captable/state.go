@@ -49,9 +49,12 @@ type StakeholderState struct {
 // yet exercised, forfeited, expired or cancelled.
 type ClassState struct {
 	ShareClass
-	Issued      num.Num
-	Used        num.Num
-	Outstanding num.Num
+	// DatedChanges: a dated event (an authorization, an adjustment) has
+	// changed the class's terms, so a later update of its terms is dated.
+	DatedChanges bool
+	Issued       num.Num
+	Used         num.Num
+	Outstanding  num.Num
 }
 
 // Available is what a pool or warrant reserve can still grant.
@@ -181,10 +184,12 @@ func (c *Company) Apply(ev kernel.Event) {
 	case *ConversionAdjusted:
 		if cl := c.Classes[e.ShareClassID]; cl != nil {
 			cl.ConversionRatio = e.NewConversionRatio
+			cl.DatedChanges = true
 		}
 	case *SharesAuthorized:
 		if cl := c.Classes[e.ShareClassID]; cl != nil {
 			cl.TotalShares = cl.TotalShares.Add(e.Increase)
+			cl.DatedChanges = true
 		}
 	case *DocumentUploaded:
 		c.Documents[e.ID] = &DocumentState{Document: e.Document}
@@ -317,7 +322,7 @@ func (c *Company) NextGrantNumber() string {
 
 // Dated reports an event's business date, if it has one.
 func Dated(ev kernel.Event) (time.Time, bool) {
-	if d, ok := ev.(kernel.Dated); ok {
+	if d, ok := ev.(kernel.Dated); ok && !d.OccurredAt().IsZero() {
 		return d.OccurredAt(), true
 	}
 	return time.Time{}, false
