@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"slices"
 
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -26,7 +27,7 @@ func (a *API) listDocuments(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	f := proj.DocumentFilter{Type: q.Get("type"), StakeholderID: q.Get("stakeholderId"), GrantID: q.Get("grantId")}
-	if f.Type != "" && !contains(captable.DocumentTypes(), f.Type) {
+	if f.Type != "" && !slices.Contains(captable.DocumentTypes(), f.Type) {
 		httpx.WriteError(w, r, kernel.Invalid("type", "one_of", "type must be one of the document types"))
 		return
 	}
@@ -89,10 +90,7 @@ func multipartError(err error, max int64) error {
 func (a *API) downloadDocument(w http.ResponseWriter, r *http.Request) {
 	c, _ := callerFrom(r.Context())
 	v, err := proj.Document(r.Context(), a.db, c.Company, id(r))
-	if errors.Is(err, proj.ErrNotFound) {
-		err = kernel.NotFound("document " + id(r) + " not found")
-	}
-	if err != nil {
+	if err = notFoundAs(err, "document", id(r)); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
@@ -135,15 +133,6 @@ func (a *API) deleteDocument(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-func contains(list []string, v string) bool {
-	for _, s := range list {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
 
 // BodyLimit is the surface's body limit override for document uploads:

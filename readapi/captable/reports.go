@@ -2,7 +2,6 @@ package captable
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -141,10 +140,7 @@ func (a *API) writeReport(w http.ResponseWriter, r *http.Request, status int, ri
 func (a *API) downloadReport(w http.ResponseWriter, r *http.Request) {
 	c, _ := callerFrom(r.Context())
 	v, err := proj.Report(r.Context(), a.db, c.Company, id(r))
-	if errors.Is(err, proj.ErrNotFound) {
-		err = kernel.NotFound("financial report " + id(r) + " not found")
-	}
-	if err != nil {
+	if err = notFoundAs(err, "financial report", id(r)); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}

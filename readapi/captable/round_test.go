@@ -1,6 +1,7 @@
 package captable_test
 
 import (
+	"maps"
 	"net/http"
 	"testing"
 )
@@ -30,10 +31,10 @@ func TestDilutionCommit(t *testing.T) {
 		"preMoneyValuation": 15000000, "newShareClassName": "Common"}}), 409, "CONFLICT", "round.newShareClassName")
 
 	// Refusals name the field and write nothing.
-	stale := copyMap(round)
+	stale := maps.Clone(round)
 	stale["pricePerShare"] = 2
 	field(t, c.do("POST", "/cap-table/dilution/commit", stale), 409, "CONFLICT", "pricePerShare")
-	short := copyMap(round)
+	short := maps.Clone(round)
 	short["investors"] = []map[string]any{{"stakeholderId": v["id"], "amount": 1000}}
 	field(t, c.do("POST", "/cap-table/dilution/commit", short), 400, "VALIDATION_ERROR", "investors")
 	ag := c.must(http.StatusCreated, "POST", "/agents/onboard", map[string]any{"agentName": "reader", "role": "viewer"}).body
@@ -64,12 +65,4 @@ func TestDilutionCommit(t *testing.T) {
 	// The same round again: the class name is taken.
 	delete(round, "pricePerShare")
 	field(t, c.do("POST", "/cap-table/dilution/commit", round), 409, "CONFLICT", "newShareClassName")
-}
-
-func copyMap(m map[string]any) map[string]any {
-	out := map[string]any{}
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

@@ -72,15 +72,20 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 // writeOne writes a single resource read from the read model; a resource
 // outside the caller's company is 404.
 func writeOne[T any](w http.ResponseWriter, r *http.Request, status int, what string, v T, err error) {
-	if errors.Is(err, proj.ErrNotFound) {
-		httpx.WriteError(w, r, kernel.NotFound(what+" "+mux.Vars(r)["id"]+" not found"))
-		return
-	}
-	if err != nil {
+	if err = notFoundAs(err, what, mux.Vars(r)["id"]); err != nil {
 		httpx.WriteError(w, r, err)
 		return
 	}
 	writeJSON(w, r, status, v)
+}
+
+// notFoundAs turns the read model's not-found into the API's 404 naming
+// the resource; other errors pass through.
+func notFoundAs(err error, what, id string) error {
+	if errors.Is(err, proj.ErrNotFound) {
+		return kernel.NotFound(what + " " + id + " not found")
+	}
+	return err
 }
 
 // settled waits until the read model has applied an append (read your
