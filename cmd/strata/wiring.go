@@ -10,14 +10,17 @@ import (
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
+	cmdcommunity "github.com/strata-platform/strata/commands/community"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
+	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
+	projcommunity "github.com/strata-platform/strata/projections/community"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	"github.com/strata-platform/strata/readapi/auth"
 )
@@ -42,6 +45,8 @@ type App struct {
 	Founders *cmdbuilder.Sessions
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
+	// Community runs community events, RSVPs and comments.
+	Community *cmdcommunity.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -65,7 +70,8 @@ type Wiring struct {
 // productionWiring is the wiring of `strata` itself.
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
-		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents()} {
+		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
+			community.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -73,7 +79,8 @@ var productionWiring = Wiring{
 		return nil
 	},
 	Projectors: func(reg *eventstore.Registry) []projections.Projector {
-		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{}}
+		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
+			projcommunity.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -82,13 +89,17 @@ var productionWiring = Wiring{
 		if err := startBuilder(ctx, app); err != nil {
 			return err
 		}
-		return startCaptable(ctx, app)
+		if err := startCaptable(ctx, app); err != nil {
+			return err
+		}
+		return startCommunity(ctx, app)
 	},
 	BodyLimits: captableBodyLimits,
 	Routes: func(surface string, r *mux.Router, app *App) {
 		identityRoutes(surface, r, app)
 		builderRoutes(surface, r, app)
 		captableRoutes(surface, r, app)
+		communityRoutes(surface, r, app)
 	},
 }
 

@@ -15,11 +15,13 @@ type oauthState struct {
 	byCode    map[string]string // code hash -> grant id
 	byRefresh map[string]string // refresh hash (current and spent) -> grant id
 	social    map[string]string // provider + "\x00" + subject -> user id
+	pictures  map[string]string // user id -> the newest social provider picture
 }
 
 func newOAuthState() oauthState {
 	return oauthState{clients: map[string]*identity.OAuthClient{}, grants: map[string]*identity.Grant{},
-		byCode: map[string]string{}, byRefresh: map[string]string{}, social: map[string]string{}}
+		byCode: map[string]string{}, byRefresh: map[string]string{}, social: map[string]string{},
+		pictures: map[string]string{}}
 }
 
 // applyOAuth folds an OAuth or social sign-in event; it reports whether e was one.
@@ -47,6 +49,9 @@ func (d *Directory) applyOAuth(e eventstore.Envelope) bool {
 		d.applyGrant(ev.GrantID, ev)
 	case *identity.SocialIdentityLinked:
 		o.social[ev.Provider+"\x00"+ev.Subject] = ev.UserID
+		if ev.Picture != "" {
+			o.pictures[ev.UserID] = ev.Picture
+		}
 		d.applyUser(ev.UserID, ev)
 	default:
 		return false
@@ -110,6 +115,14 @@ func (d *Directory) GrantActive(id string) bool {
 	defer d.mu.RUnlock()
 	g, ok := d.oauth.grants[id]
 	return ok && !g.Revoked
+}
+
+// Picture returns the avatar URL a social provider gave for userID when
+// the account was linked ("" when none).
+func (d *Directory) Picture(userID string) string {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	return d.oauth.pictures[userID]
 }
 
 // SocialUser returns the user linked to a provider's subject.
