@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	idcmd "github.com/strata-platform/strata/commands/identity"
 	cmd "github.com/strata-platform/strata/commands/community"
+	idcmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/eventstore"
