@@ -77,9 +77,12 @@ func SetPolicy(tenant, actor string, p Policy, now time.Time) (*ModerationPolicy
 
 var linkPattern = regexp.MustCompile(`(?i)(?:https?://|\bwww\.)[^\s<>"]+`)
 
-// Check refuses text that breaks the policy, naming the rule and the reason.
+// Check refuses text that breaks the policy, naming the rule and the
+// reason. Terms are matched on the text lowered with its whitespace runs
+// collapsed to one space, as terms are stored, so "Buy   now" or a line
+// break inside a blocked phrase does not slip through.
 func (p Policy) Check(text string) error {
-	lower := strings.ToLower(text)
+	lower := strings.Join(strings.Fields(strings.ToLower(text)), " ")
 	for _, t := range p.BlockedTerms {
 		if containsWord(lower, t) {
 			return kernel.Invalid("comment", "moderation:blocked_term",

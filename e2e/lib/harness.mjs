@@ -204,3 +204,40 @@ export async function rejection(p, message = 'expected a rejection') {
   }
   assert.fail(message);
 }
+
+/**
+ * Registers an account through the public API (POST /api/v1/auth/register)
+ * and returns { id, email, password, accessToken }: the access token is the
+ * bearer credential of the platform API's authenticated routes.
+ */
+export async function registerAccount(label = 'user') {
+  const email = `e2e-${label}-${unique()}@example.com`;
+  const res = await postJSON('/api/v1/auth/register', { email, password: PASSWORD, full_name: 'Ada Lovelace' });
+  assert.equal(res.status, 201, `register ${email}: ${res.status} ${res.text}`);
+  assert.ok(res.body?.access_token, `register ${email}: no access_token in ${res.text}`);
+  return { id: res.body.id, email, password: PASSWORD, accessToken: res.body.access_token };
+}
+
+/**
+ * Calls the platform API: method, path, an optional bearer token and an
+ * optional JSON body. Returns { status, headers, body, text } (body is the
+ * parsed JSON, or undefined when the answer is not JSON).
+ */
+export async function apiCall(method, path, { token, body } = {}) {
+  const headers = { accept: 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(new URL(path, STRATA_URL), {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, body: json, text };
+}

@@ -82,11 +82,13 @@ func (p people) Administers(tenant, userID string) bool {
 // user is a registered platform user calling with a bearer JWT (or, after
 // withKey, an API key).
 type user struct {
-	w      *world
-	ID     string
-	Email  string
-	Org    string
-	bearer string
+	w     *world
+	ID    string
+	Email string
+	Org   string
+	// Project is a project of Org, where the user's API keys go.
+	Project string
+	bearer  string
 }
 
 // register signs up a new user in a workspace of their own.
@@ -98,7 +100,7 @@ func (w *world) register(name string) *user {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return &user{w: w, ID: s.User.ID, Email: email, Org: s.User.OrganizationID, bearer: s.AccessToken}
+	return &user{w: w, ID: s.User.ID, Email: email, Org: s.User.OrganizationID, Project: s.User.ProjectID, bearer: s.AccessToken}
 }
 
 // member registers a user and adds them to owner's organization; the user
@@ -109,14 +111,15 @@ func (w *world) member(owner *user, name string) *user {
 	if _, err := w.api.Svc.AddMember(context.Background(), owner.ID, owner.Org, u.Email, identity.OrgMember); err != nil {
 		w.t.Fatal(err)
 	}
-	u.Org = owner.Org
+	u.Org, u.Project = owner.Org, owner.Project
 	return u
 }
 
 // withKey switches the user to an API key of their organization.
 func (u *user) withKey() *user {
 	u.w.t.Helper()
-	k, err := u.w.api.Svc.IssueKey(context.Background(), idcmd.IssueKey{UserID: u.ID, Name: "community tests", OrganizationID: u.Org})
+	k, err := u.w.api.Svc.IssueKey(context.Background(), idcmd.IssueKey{UserID: u.ID, Name: "community tests", OrganizationID: u.Org,
+		ProjectID: u.Project})
 	if err != nil {
 		u.w.t.Fatal(err)
 	}
