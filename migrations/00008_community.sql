@@ -32,6 +32,20 @@ CREATE INDEX events_tenant_creator ON rm_community_v1.events (tenant_id, creator
 CREATE INDEX events_tenant_group ON rm_community_v1.events (tenant_id, group_id, start_time, event_id);
 CREATE INDEX events_browse_going ON rm_community_v1.events (tenant_id, going_count, start_time, event_id)
     WHERE status = 'scheduled';
+CREATE INDEX events_browse_going_desc ON rm_community_v1.events (tenant_id, going_count DESC, start_time, event_id)
+    WHERE status = 'scheduled';
+
+-- How many events each tenant has per start day (UTC), status and type, so
+-- a list's total is a sum over days plus a count within today, not a count
+-- of every matching row.
+CREATE TABLE rm_community_v1.event_days (
+    tenant_id  text    NOT NULL,
+    day        date    NOT NULL,
+    status     text    NOT NULL,
+    event_type text    NOT NULL,
+    n          integer NOT NULL,
+    PRIMARY KEY (tenant_id, day, status, event_type)
+);
 
 CREATE TABLE rm_community_v1.rsvps (
     rsvp_id          uuid        PRIMARY KEY,

@@ -9,6 +9,7 @@ import (
 	"context"
 	stdsql "database/sql"
 	"fmt"
+	"time"
 
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/eventstore"
@@ -50,14 +51,31 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 			ON CONFLICT (event_id) DO NOTHING`,
 			ev.EventID, ev.TenantID, ev.CreatorID, d.Title, null(d.Description), d.StartTime, d.EndTime, null(d.Location),
 			d.EventType, d.Capacity, null(d.GroupID), null(d.URL), d.Waitlist, ev.At)
+		if err == nil {
+			err = bump(ctx, tx, ev.TenantID, d.StartTime, community.StatusScheduled, d.EventType, 1)
+		}
 	case *community.EventUpdated:
 		d := ev.Details
+		err = moveDay(ctx, tx, ev.EventID, func(old dayKey) dayKey {
+			old.start, old.eventType = d.StartTime, d.EventType
+			return old
+		})
+		if err != nil {
+			break
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE events SET title = $2, description = $3, start_time = $4, end_time = $5,
 			location = $6, event_type = $7, capacity = $8, group_id = $9, url = $10, waitlist = $11, sequence = $12,
 			updated_at = $13 WHERE event_id = $1`,
 			ev.EventID, d.Title, null(d.Description), d.StartTime, d.EndTime, null(d.Location), d.EventType, d.Capacity,
 			null(d.GroupID), null(d.URL), d.Waitlist, ev.Sequence, ev.At)
 	case *community.EventCancelled:
+		err = moveDay(ctx, tx, ev.EventID, func(old dayKey) dayKey {
+			old.status = community.StatusCancelled
+			return old
+		})
+		if err != nil {
+			break
+		}
 		_, err = tx.ExecContext(ctx, `UPDATE events SET status = 'cancelled', sequence = $2, updated_at = $3 WHERE event_id = $1`,
 			ev.EventID, ev.Sequence, ev.At)
 	case *community.RSVPChanged:
@@ -93,6 +111,42 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 		return fmt.Errorf("%s: %w", e.Type, err)
 	}
 	return nil
+}
+
+// dayKey is an event's bucket in event_days.
+type dayKey struct {
+	tenant, status, eventType string
+	start                     time.Time
+}
+
+func (k dayKey) day() string { return k.start.UTC().Format(time.DateOnly) }
+
+// bump adds d to the count of events of tenant starting on start's day
+// (UTC) with status and type.
+func bump(ctx context.Context, tx *stdsql.Tx, tenant string, start time.Time, status, eventType string, d int) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO event_days (tenant_id, day, status, event_type, n) VALUES ($1, $2::date, $3, $4, $5)
+		ON CONFLICT (tenant_id, day, status, event_type) DO UPDATE SET n = event_days.n + EXCLUDED.n`,
+		tenant, start.UTC().Format(time.DateOnly), status, eventType, d)
+	return err
+}
+
+// moveDay moves an event from its current bucket to the one next gives,
+// when they differ; it reads the event's row before the row is updated.
+func moveDay(ctx context.Context, tx *stdsql.Tx, eventID string, next func(dayKey) dayKey) error {
+	var old dayKey
+	err := tx.QueryRowContext(ctx, `SELECT tenant_id, status, event_type, start_time FROM events WHERE event_id = $1`, eventID).
+		Scan(&old.tenant, &old.status, &old.eventType, &old.start)
+	if err != nil {
+		return err
+	}
+	n := next(old)
+	if n.day() == old.day() && n.status == old.status && n.eventType == old.eventType {
+		return nil
+	}
+	if err := bump(ctx, tx, old.tenant, old.start, old.status, old.eventType, -1); err != nil {
+		return err
+	}
+	return bump(ctx, tx, n.tenant, n.start, n.status, n.eventType, 1)
 }
 
 // countDelta moves one RSVP from the status in parameter prev ("" for a

@@ -110,8 +110,60 @@ func Events(ctx context.Context, db *stdsql.DB, f EventFilter, p Page) ([]EventR
 		order = OrderStartAsc
 	}
 	from := ` FROM ` + Schema + `.events e WHERE ` + strings.Join(where, " AND ")
-	return pageOf(ctx, db, `SELECT `+eventCols+from+` ORDER BY `+order, `SELECT count(*)`+from, args, p,
+	count, countArgs := `SELECT count(*)`+from, args
+	if f.Creator == "" && f.GroupID == "" {
+		count, countArgs = countByDays(f)
+	}
+	return pageOf(ctx, db, `SELECT `+eventCols+from+` ORDER BY `+order, args, count, countArgs, p,
 		func(r *EventRow) []any { return r.dest() })
+}
+
+// countByDays is the count query of a filter on tenant, time, status and
+// type: whole days from event_days, plus the rows of the days the bounds
+// cut, read through the (tenant_id, start_time) index. Its cost grows with
+// the days spanned, not with the events.
+func countByDays(f EventFilter) (string, []any) {
+	args := []any{f.Tenant}
+	param := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(len(args))
+	}
+	days, rows := []string{"tenant_id = $1"}, []string{"e.tenant_id = $1"}
+	if f.Scheduled {
+		days, rows = append(days, "status = 'scheduled'"), append(rows, "e.status = 'scheduled'")
+	}
+	if f.EventType != "" {
+		p := param(f.EventType)
+		days, rows = append(days, "event_type = "+p), append(rows, "e.event_type = "+p)
+	}
+	dayOf := func(t time.Time) time.Time { return t.UTC().Truncate(24 * time.Hour) }
+	var cuts []string // the partial days' ranges
+	if !f.From.IsZero() {
+		d := dayOf(f.From)
+		days = append(days, "day > "+param(d.Format(time.DateOnly))+"::date")
+		end := d.Add(24 * time.Hour)
+		if !f.Before.IsZero() && f.Before.Before(end) {
+			end = f.Before
+		}
+		cuts = append(cuts, "(e.start_time >= "+param(f.From)+" AND e.start_time < "+param(end)+")")
+	}
+	if !f.Before.IsZero() {
+		d := dayOf(f.Before)
+		days = append(days, "day < "+param(d.Format(time.DateOnly))+"::date")
+		if f.From.IsZero() || dayOf(f.From).Before(d) {
+			start := d
+			if !f.From.IsZero() && f.From.After(start) {
+				start = f.From
+			}
+			cuts = append(cuts, "(e.start_time >= "+param(start)+" AND e.start_time < "+param(f.Before)+")")
+		}
+	}
+	q := `SELECT coalesce((SELECT sum(n) FROM ` + Schema + `.event_days WHERE ` + strings.Join(days, " AND ") + `), 0)::bigint`
+	if len(cuts) > 0 {
+		q += ` + (SELECT count(*) FROM ` + Schema + `.events e WHERE ` + strings.Join(rows, " AND ") +
+			` AND (` + strings.Join(cuts, " OR ") + `))`
+	}
+	return q, args
 }
 
 // MyEventsFilter selects the events a user RSVP'd to in a tenant.
@@ -135,11 +187,13 @@ func MyEvents(ctx context.Context, db *stdsql.DB, f MyEventsFilter, p Page) ([]E
 	}
 	from := ` FROM ` + Schema + `.rsvps r JOIN ` + Schema + `.events e ON e.event_id = r.event_id WHERE ` + strings.Join(where, " AND ")
 	return pageOf(ctx, db, `SELECT `+eventCols+`, r.status, r.rsvp_id::text`+from+` ORDER BY e.start_time, e.event_id`,
-		`SELECT count(*)`+from, args, p, func(r *EventRow) []any { return append(r.dest(), &r.RSVPStatus, &r.RSVPID) })
+		args, `SELECT count(*)`+from, args, p, func(r *EventRow) []any { return append(r.dest(), &r.RSVPStatus, &r.RSVPID) })
 }
 
-// pageOf runs a page query (LIMIT and OFFSET appended) and its count.
-func pageOf[T any](ctx context.Context, db *stdsql.DB, query, count string, args []any, p Page, dest func(*T) []any) ([]T, int, error) {
+// pageOf runs a page query with args (LIMIT and OFFSET appended) and, when
+// the page does not tell the total, the count query with countArgs.
+func pageOf[T any](ctx context.Context, db *stdsql.DB, query string, args []any, count string, countArgs []any, p Page,
+	dest func(*T) []any) ([]T, int, error) {
 	n := len(args)
 	rows, err := db.QueryContext(ctx, query+" LIMIT $"+strconv.Itoa(n+1)+" OFFSET $"+strconv.Itoa(n+2), append(args, p.Limit, p.Offset)...)
 	if err != nil {
@@ -159,7 +213,7 @@ func pageOf[T any](ctx context.Context, db *stdsql.DB, query, count string, args
 	}
 	total := p.Offset + len(out)
 	if len(out) == p.Limit || (len(out) == 0 && p.Offset > 0) {
-		if err := db.QueryRowContext(ctx, count, args...).Scan(&total); err != nil {
+		if err := db.QueryRowContext(ctx, count, countArgs...).Scan(&total); err != nil {
 			return nil, 0, err
 		}
 	}

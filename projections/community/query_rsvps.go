@@ -48,7 +48,7 @@ func RSVPs(ctx context.Context, db *stdsql.DB, eventID, status string, p Page) (
 		where += " AND r.status = $" + strconv.Itoa(len(args))
 	}
 	from := ` FROM ` + Schema + `.rsvps r WHERE ` + where
-	return pageOf(ctx, db, `SELECT `+rsvpCols+from+` ORDER BY r.created_at, r.rsvp_id`, `SELECT count(*)`+from, args, p,
+	return pageOf(ctx, db, `SELECT `+rsvpCols+from+` ORDER BY r.created_at, r.rsvp_id`, args, `SELECT count(*)`+from, args, p,
 		func(r *RSVPRow) []any { return r.dest() })
 }
 
@@ -70,8 +70,9 @@ func (c *CommentRow) dest() []any {
 // how many there are.
 func Comments(ctx context.Context, db *stdsql.DB, contentType string, contentID int64, p Page) ([]CommentRow, int, error) {
 	from := ` FROM ` + Schema + `.comments c WHERE c.content_type = $1 AND c.content_id = $2`
+	args := []any{contentType, contentID}
 	return pageOf(ctx, db, `SELECT `+commentCols+from+` ORDER BY c.created_at DESC, c.comment_id DESC`,
-		`SELECT count(*)`+from, []any{contentType, contentID}, p, func(c *CommentRow) []any { return c.dest() })
+		args, `SELECT count(*)`+from, args, p, func(c *CommentRow) []any { return c.dest() })
 }
 
 // Comment returns the comment with id.

@@ -206,3 +206,38 @@ func TestUpcomingAndPastAtTheBoundary(t *testing.T) {
 	// RSVPs close when the event is over (end unknown: at its start).
 	w.refused(w.do(ada, "POST", base+"/"+ev["id"].(string)+"/rsvp", map[string]any{"status": "going"}), 400, "event_id", "not_ended")
 }
+
+// TestTotalsFromDayCounts checks the totals of full pages (counted from the
+// per-day counts plus the rows of the days the bounds cut) against the
+// number of events a page large enough for all of them returns, for every
+// filter, across days, a cancellation, a moved start and a changed type.
+func TestTotalsFromDayCounts(t *testing.T) {
+	w := start(t)
+	ada := w.register("Ada")
+	types := []string{"virtual", "in_person", "hybrid"}
+	var ids []string
+	for i, h := range []int{1, 2, 5, 23, 25, 30, 47, 49, 70, 100, 170, 300} {
+		ev := w.event(ada, map[string]any{"start_time": w.at(time.Duration(h) * time.Hour), "event_type": types[i%3]})
+		ids = append(ids, ev["id"].(string))
+	}
+	w.must(ada, 204, "DELETE", base+"/"+ids[3], nil)
+	w.must(ada, 200, "PATCH", base+"/"+ids[4], map[string]any{"start_time": w.at(400 * time.Hour), "event_type": "hybrid"})
+	w.must(ada, 204, "DELETE", base+"/"+ids[4], nil)
+	w.must(ada, 200, "PATCH", base+"/"+ids[5], map[string]any{"start_time": w.at(3 * time.Hour)})
+	key := ada.withKey() // the clock moves days: past a session token's life
+	check := func(q string) {
+		t.Helper()
+		all := w.must(key, 200, "GET", strings.Replace(base+q, "?x=1", "?", 1)+"&limit=100", nil)
+		one := w.must(key, 200, "GET", strings.Replace(base+q, "?x=1", "?", 1)+"&limit=1", nil)
+		if n := float64(len(all["events"].([]any))); all["total"] != n || one["total"] != n {
+			t.Errorf("%s: total %v with a full page, %v with every row, %v rows", q, one["total"], all["total"], n)
+		}
+	}
+	for step := 0; step < 4; step++ {
+		for _, q := range []string{"?x=1", "?filter_type=upcoming", "?filter_type=past", "/browse?x=1",
+			"/browse?event_type=hybrid", "/browse?event_type=virtual", "/browse?sort_by=attendee_count"} {
+			check(q)
+		}
+		w.api.Clock.Advance(37 * time.Hour) // events move from upcoming to past, across day boundaries
+	}
+}
