@@ -118,10 +118,13 @@ func (s *Service) catchUp(ctx context.Context, id string, e *eventEntry) error {
 // eventDecision turns the current event into events (or a refusal).
 type eventDecision func(ev *community.Event) ([]kernel.Event, error)
 
-// onEvent runs a command on the event with id in tenant: catch up, decide,
-// append at the version decided on, fold what was appended. An event of
-// another tenant is not found, like one that does not exist. A version
-// clash catches up and decides again.
+// onEvent runs a command on the event with id in tenant. It decides on
+// the cached fold and appends at the fold's version: if another process
+// appended meanwhile, the append clashes, the fold catches up from the
+// store and the command is decided again. A refusal, a decision without
+// events and a missing event are only final on a fold just caught up, so
+// nothing is refused on stale state. An event of another tenant is not
+// found, like one that does not exist.
 func (s *Service) onEvent(ctx context.Context, tenant, id string, decide eventDecision) (eventstore.Appended, error) {
 	if tenant == "" {
 		return eventstore.Appended{}, community.NoTenant()
@@ -132,19 +135,38 @@ func (s *Service) onEvent(ctx context.Context, tenant, id string, decide eventDe
 	e := s.entry(id)
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	for attempt := 0; ; attempt++ {
-		if err := s.catchUp(ctx, id, e); err != nil {
+	fresh := false
+	catchUp := func() error {
+		fresh = true
+		return s.catchUp(ctx, id, e)
+	}
+	if e.event.Version == 0 {
+		if err := catchUp(); err != nil {
 			return eventstore.Appended{}, err
 		}
+	}
+	for attempt := 0; ; attempt++ {
+		var evs []kernel.Event
+		var err error
 		if !e.event.Exists() || e.event.TenantID != tenant {
-			return eventstore.Appended{}, notFound(id)
+			err = notFound(id)
+		} else {
+			evs, err = decide(&e.event)
 		}
-		evs, err := decide(&e.event)
 		if err != nil || len(evs) == 0 {
+			if !fresh {
+				if err := catchUp(); err != nil {
+					return eventstore.Appended{}, err
+				}
+				continue
+			}
 			return eventstore.Appended{}, err
 		}
 		app, err := s.store.Append(ctx, eventstore.Stream{Type: community.StreamEvent, ID: id}, e.event.Version, evs...)
 		if kernel.KindOf(err) == kernel.KindConflict && attempt < maxConflictRetries {
+			if err := catchUp(); err != nil {
+				return eventstore.Appended{}, err
+			}
 			continue
 		}
 		if err != nil {
