@@ -117,7 +117,12 @@ func (e *Event) Apply(ev kernel.Event) {
 	}
 }
 
+// setStatus moves r to status; a waitlisted RSVP that stays waitlisted
+// (its message changed) keeps its place in the queue.
 func (e *Event) setStatus(r *RSVP, status string) {
+	if r.Status == status {
+		return
+	}
 	if r.Status != "" {
 		e.counts[r.Status]--
 	}
