@@ -51,13 +51,14 @@ func (c Config) withDefaults() Config {
 // own Watermill SQL subscriber (its own consumer group); a batch's read-model
 // writes and its checkpoint commit in one transaction.
 type Runner struct {
-	db         *stdsql.DB
-	reg        *eventstore.Registry
-	wake       *Signal
-	progress   *Signal
-	logger     *slog.Logger
-	cfg        Config
-	projectors []Projector
+	db          *stdsql.DB
+	reg         *eventstore.Registry
+	wake        *Signal
+	progress    *Signal
+	checkpoints *checkpoints
+	logger      *slog.Logger
+	cfg         Config
+	projectors  []Projector
 
 	mu     sync.Mutex
 	states map[string]*State
@@ -73,7 +74,7 @@ func NewRunner(db *stdsql.DB, reg *eventstore.Registry, wake *Signal, logger *sl
 		}
 		seen[p.Name()] = true
 	}
-	r := &Runner{db: db, reg: reg, wake: wake, progress: NewSignal(), logger: logger,
+	r := &Runner{db: db, reg: reg, wake: wake, progress: NewSignal(), checkpoints: &checkpoints{db: db}, logger: logger,
 		cfg: cfg.withDefaults(), projectors: projectors, states: map[string]*State{}}
 	for _, p := range projectors {
 		r.states[p.Name()] = &State{Name: p.Name(), State: StateStarting}

@@ -13,10 +13,40 @@ import (
 // WaitFor blocks until every named projector's checkpoint has passed key (the
 // Last key of an append), or ctx ends. It reads the checkpoints from the
 // database, so it also sees projectors run by another process; this runner's
-// progress signal only wakes it early. A timeout is a kernel unavailable
-// error: the write is stored, its read model is late.
+// progress signal only wakes it early. Concurrent waiters share each read
+// (see checkpoints). A timeout is a kernel unavailable error: the write is
+// stored, its read model is late.
 func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...string) error {
-	return WaitFor(ctx, r.db, r.progress, key, names...)
+	for {
+		wake := r.progress.Wait()
+		vals, err := r.checkpoints.fresh(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return kernel.Unavailable("read model is not up to date yet; retry shortly", ctx.Err())
+			}
+			return fmt.Errorf("wait for projectors: %w", err)
+		}
+		if passed(vals, key, names) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return kernel.Unavailable("read model is not up to date yet; retry shortly", ctx.Err())
+		case <-wake:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// passed reports whether every named group's checkpoint is at or past key.
+func passed(vals map[string]eventstore.Key, key eventstore.Key, names []string) bool {
+	for _, n := range names {
+		cp, ok := vals[n]
+		if !ok || cp.Less(key) {
+			return false
+		}
+	}
+	return true
 }
 
 // WaitFor is Runner.WaitFor for callers without a runner (progress may be nil).
