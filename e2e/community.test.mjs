@@ -143,6 +143,7 @@ describe('community calendar export (ical.js)', () => {
     assert.ok(firstUID.includes(event.id), `UID ${firstUID} names the event ${event.id}`);
     firstSequence = vevent.getFirstPropertyValue('sequence');
     assert.equal(typeof firstSequence, 'number', 'SEQUENCE is an integer');
+    assert.equal(firstSequence, event.sequence, 'SEQUENCE is the event\'s sequence');
 
     const second = await exportICal(owner.accessToken, event.id);
     const again = onlyEvent(parseCalendar(second.ical_content));
@@ -163,6 +164,7 @@ describe('community calendar export (ical.js)', () => {
     const vevent = onlyEvent(parseCalendar(text));
     assert.equal(vevent.getFirstPropertyValue('status'), 'CANCELLED');
     assert.equal(vevent.getFirstPropertyValue('uid'), firstUID, 'the same calendar entry');
+    assert.equal(vevent.getFirstPropertyValue('sequence'), got.body.sequence, 'SEQUENCE is the event\'s sequence');
     assert.ok(vevent.getFirstPropertyValue('sequence') > firstSequence,
       `SEQUENCE ${vevent.getFirstPropertyValue('sequence')} > ${firstSequence}`);
     assert.equal(vevent.getFirstPropertyValue('summary'), title, 'the text is unchanged');
