@@ -92,9 +92,10 @@ func run(ctx context.Context, clients, n int, op func(i int) error) (load, error
 }
 
 // paced starts op(i) rate times a second for d, each in its own goroutine
-// (at most 256 in flight; more means the server fell behind, and the run
-// fails), and returns the latencies and the wall time until the last
-// finished.
+// (at most maxInFlight at once: beyond that the server has fallen far
+// behind, and the run fails), and returns the latencies and the wall time
+// until the last finished. A server that falls behind shows as a rate
+// below the pace and a high latency.
 func paced(ctx context.Context, rate int, d time.Duration, op func(i int) error) (load, error) {
 	var (
 		mu   sync.Mutex
@@ -102,7 +103,7 @@ func paced(ctx context.Context, rate int, d time.Duration, op func(i int) error)
 		errs []error
 		wg   sync.WaitGroup
 	)
-	slots := make(chan struct{}, 256)
+	slots := make(chan struct{}, maxInFlight)
 	interval := time.Second / time.Duration(rate)
 	total := int(d / interval)
 	start := time.Now()
@@ -114,7 +115,7 @@ func paced(ctx context.Context, rate int, d time.Duration, op func(i int) error)
 		case slots <- struct{}{}:
 		default:
 			wg.Wait()
-			return out, fmt.Errorf("paced load: 256 commands in flight at %d/s; the server cannot keep up", rate)
+			return out, fmt.Errorf("paced load: %d commands in flight at %d/s; the server cannot keep up", maxInFlight, rate)
 		}
 		wg.Add(1)
 		go func() {
@@ -137,6 +138,9 @@ func paced(ctx context.Context, rate int, d time.Duration, op func(i int) error)
 	}
 	return out, ctx.Err()
 }
+
+// maxInFlight bounds a paced load's concurrent commands.
+const maxInFlight = 4096
 
 // quantile returns the q-quantile (nearest rank) of d in milliseconds.
 func quantile(d []time.Duration, q float64) float64 {
