@@ -79,6 +79,11 @@ func (s *Service) rsvp(ctx context.Context, tenant, eventID string,
 	app, err := s.onEvent(ctx, tenant, eventID, func(ev *community.Event) ([]kernel.Event, error) {
 		r, evs, err := decide(ev)
 		out = RSVPResult{RSVP: r, EventID: ev.ID}
+		if r.Status == community.Waitlisted { // decided on the fold before its events: a newcomer joins at the end
+			if out.WaitlistPosition = ev.WaitlistPosition(r.UserID); out.WaitlistPosition == 0 {
+				out.WaitlistPosition = ev.Count(community.Waitlisted) + 1
+			}
+		}
 		return evs, err
 	})
 	if err != nil {
@@ -87,21 +92,7 @@ func (s *Service) rsvp(ctx context.Context, tenant, eventID string,
 	if err := s.settle(ctx, app); err != nil {
 		return RSVPResult{}, err
 	}
-	if out.Status == community.Waitlisted {
-		_ = s.view(ctx, tenant, eventID, func(ev *community.Event) error {
-			out.WaitlistPosition = ev.WaitlistPosition(out.UserID)
-			return nil
-		})
-	}
 	return out, nil
-}
-
-// view runs fn on the event, caught up, under its lock.
-func (s *Service) view(ctx context.Context, tenant, id string, fn func(ev *community.Event) error) error {
-	_, err := s.onEvent(ctx, tenant, id, func(ev *community.Event) ([]kernel.Event, error) {
-		return nil, fn(ev)
-	})
-	return err
 }
 
 // Replay folds the event's stream from the store (not the cache): what an

@@ -10,6 +10,7 @@ import (
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/storebench"
+	"github.com/strata-platform/strata/readapi/identity/identitybench"
 )
 
 // Targets of the issue.
@@ -63,10 +64,10 @@ func (s *server) lists(ctx context.Context, t *tenant) ([]storebench.Figure, err
 			}
 			ours.add(c)
 		}
-		o.Logf("  p50 %.2f p95 %.2f ms (%.0f req/s); GET one event p50 %.2f p95 %.2f ms", quantile(ours.lat, .5),
-			quantile(ours.lat, .95), ours.rate(), quantile(baseLoad.lat, .5), quantile(baseLoad.lat, .95))
-		figs = append(figs, storebench.Figure{Name: r.name + " p95", Unit: storebench.UnitMs, Ours: quantile(ours.lat, .95),
-			Baseline: quantile(baseLoad.lat, .95), Target: storebench.Target{Max: listP95Ms}, Samples: len(ours.lat)})
+		o.Logf("  p50 %.2f p95 %.2f ms (%.0f req/s); GET one event p50 %.2f p95 %.2f ms", identitybench.Quantile(ours.lat, .5),
+			identitybench.Quantile(ours.lat, .95), ours.rate(), identitybench.Quantile(baseLoad.lat, .5), identitybench.Quantile(baseLoad.lat, .95))
+		figs = append(figs, storebench.Figure{Name: r.name + " p95", Unit: storebench.UnitMs, Ours: identitybench.Quantile(ours.lat, .95),
+			Baseline: identitybench.Quantile(baseLoad.lat, .95), Target: storebench.Target{Max: listP95Ms}, Samples: len(ours.lat)})
 	}
 	return figs, nil
 }
@@ -122,12 +123,12 @@ func (s *server) rsvpLatency(ctx context.Context, t *tenant) ([]storebench.Figur
 		offset += o.Requests
 		ours.add(c)
 	}
-	o.Logf("  RSVP p50 %.2f p95 %.2f ms (%.0f/s); bare append p50 %.2f p95 %.2f ms (%.0f/s)", quantile(ours.lat, .5),
-		quantile(ours.lat, .95), ours.rate(), quantile(baseLoad.lat, .5), quantile(baseLoad.lat, .95), baseLoad.rate())
+	o.Logf("  RSVP p50 %.2f p95 %.2f ms (%.0f/s); bare append p50 %.2f p95 %.2f ms (%.0f/s)", identitybench.Quantile(ours.lat, .5),
+		identitybench.Quantile(ours.lat, .95), ours.rate(), identitybench.Quantile(baseLoad.lat, .5), identitybench.Quantile(baseLoad.lat, .95), baseLoad.rate())
 	name := fmt.Sprintf("POST /{event_id}/rsvp, %d clients", o.Clients)
 	return []storebench.Figure{
 		{Name: name + " (rate)", Unit: "cmd/s", Ours: ours.rate(), Baseline: baseLoad.rate(), Samples: len(ours.lat)},
-		{Name: name + " p95", Unit: storebench.UnitMs, Ours: quantile(ours.lat, .95), Baseline: quantile(baseLoad.lat, .95),
+		{Name: name + " p95", Unit: storebench.UnitMs, Ours: identitybench.Quantile(ours.lat, .95), Baseline: identitybench.Quantile(baseLoad.lat, .95),
 			Target: storebench.Target{Max: rsvpP95Ms}, Samples: len(ours.lat)},
 	}, nil
 }
@@ -147,12 +148,12 @@ func (s *server) sustained(ctx context.Context, t *tenant) ([]storebench.Figure,
 		return nil, err
 	}
 	o.Logf("  %.0f commands/s, p50 %.2f p95 %.2f p99 %.2f ms; bare appends %.0f/s, p95 %.2f ms", ours.rate(),
-		quantile(ours.lat, .5), quantile(ours.lat, .95), quantile(ours.lat, .99), baseLoad.rate(), quantile(baseLoad.lat, .95))
+		identitybench.Quantile(ours.lat, .5), identitybench.Quantile(ours.lat, .95), identitybench.Quantile(ours.lat, .99), baseLoad.rate(), identitybench.Quantile(baseLoad.lat, .95))
 	name := fmt.Sprintf("RSVP commands paced at %d/s for %s", o.Rate, o.Duration)
 	return []storebench.Figure{
 		{Name: name + " (rate reached)", Unit: "cmd/s", Ours: ours.rate(), Baseline: baseLoad.rate(),
 			Target: storebench.Target{Min: float64(o.Rate) * 0.98}, Samples: len(ours.lat)},
-		{Name: name + " p95", Unit: storebench.UnitMs, Ours: quantile(ours.lat, .95), Baseline: quantile(baseLoad.lat, .95),
+		{Name: name + " p95", Unit: storebench.UnitMs, Ours: identitybench.Quantile(ours.lat, .95), Baseline: identitybench.Quantile(baseLoad.lat, .95),
 			Target: storebench.Target{Max: rsvpP95Ms}, Samples: len(ours.lat)},
 	}, nil
 }

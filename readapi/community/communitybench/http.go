@@ -141,14 +141,3 @@ func paced(ctx context.Context, rate int, d time.Duration, op func(i int) error)
 
 // maxInFlight bounds a paced load's concurrent commands.
 const maxInFlight = 4096
-
-// quantile returns the q-quantile (nearest rank) of d in milliseconds.
-func quantile(d []time.Duration, q float64) float64 {
-	if len(d) == 0 {
-		return 0
-	}
-	s := slices.Clone(d)
-	slices.Sort(s)
-	i := min(len(s)-1, max(0, int(q*float64(len(s))+0.999999)-1))
-	return float64(s[i]) / float64(time.Millisecond)
-}
