@@ -32,6 +32,9 @@ type Config struct {
 	BuilderURL     string // public base URL of the builder surface (its OAuth redirect URI's base)
 	ResetURL       string // password-reset link mailed to users
 	TestAuth       bool   // serve /api/v1/test-auth (never in production)
+	// MemorySingleValued adds predicates to the memory graph's
+	// single-valued set (STRATA_MEMORY_SINGLE_VALUED, comma-separated).
+	MemorySingleValued []string
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
@@ -117,6 +120,11 @@ func loadConfig(env map[string]string) (Config, error) {
 		*u.dst = get(u.name, u.def)
 		if err := checkHTTPURL(*u.dst); err != nil {
 			return c, fmt.Errorf("%s: %w", u.name, err)
+		}
+	}
+	for _, p := range strings.Split(get("STRATA_MEMORY_SINGLE_VALUED", ""), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			c.MemorySingleValued = append(c.MemorySingleValued, p)
 		}
 	}
 	c.Social.Codehost.ClientID = get("STRATA_CODEHOST_CLIENT_ID", "")

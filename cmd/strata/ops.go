@@ -64,7 +64,7 @@ func (c *command) projectionsStatus(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 	var names []string
-	for _, p := range c.wiring.projectors(reg) {
+	for _, p := range c.wiring.projectors(reg, nil) {
 		names = append(names, p.Name())
 	}
 	st, err := projections.ReadStatus(ctx, db.SQL, names)
@@ -103,8 +103,12 @@ func (c *command) projectionsRebuild(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
+	keys, err := c.keyRing()
+	if err != nil {
+		return err
+	}
 	var chosen []projections.Projector
-	for _, p := range c.wiring.projectors(reg) {
+	for _, p := range c.wiring.projectors(reg, keys) {
 		if *all || p.Name() == rest[0] {
 			chosen = append(chosen, p)
 		}

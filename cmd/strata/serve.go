@@ -50,7 +50,12 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	go func() { defer bgDone.Done(); projections.Listen(bg, db.URL, wake, c.logger) }()
 	bgDone.Add(1)
 	go func() { defer bgDone.Done(); store.RunNotifier(bg, wake.Fire) }()
-	runner, err := projections.NewRunner(db.SQL, reg, wake, c.logger, projections.Config{}, c.wiring.projectors(reg)...)
+	keys, err := c.keyRing()
+	if err != nil {
+		stopBG()
+		return err
+	}
+	runner, err := projections.NewRunner(db.SQL, reg, wake, c.logger, projections.Config{}, c.wiring.projectors(reg, keys)...)
 	if err != nil {
 		stopBG()
 		return err
@@ -63,7 +68,7 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	prom.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		newStoreCollector(db.SQL, runner))
 	health := &healthSource{db: db.SQL, runner: runner}
-	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger, Wake: wake, Config: c.cfg,
+	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger, Wake: wake, Config: c.cfg, Keys: keys,
 		Go: func(fn func(ctx context.Context)) {
 			bgDone.Add(1)
 			go func() { defer bgDone.Done(); fn(bg) }()

@@ -11,17 +11,21 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
+	cmdmemory "github.com/strata-platform/strata/commands/memory"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
 	projcommunity "github.com/strata-platform/strata/projections/community"
 	"github.com/strata-platform/strata/projections/foundersessions"
+	projmemory "github.com/strata-platform/strata/projections/memory"
 	"github.com/strata-platform/strata/readapi/auth"
 )
 
@@ -47,6 +51,10 @@ type App struct {
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.
 	Community *cmdcommunity.Service
+	// Keys seal personal data in event payloads (crypto-shredding).
+	Keys *shred.KeyRing
+	// Memory runs the memory service's commands.
+	Memory *cmdmemory.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -55,8 +63,9 @@ type App struct {
 type Wiring struct {
 	// Events registers every event type with its current version and upcasters.
 	Events func(reg *eventstore.Registry) error
-	// Projectors returns the projectors to run live and to rebuild.
-	Projectors func(reg *eventstore.Registry) []projections.Projector
+	// Projectors returns the projectors to run live and to rebuild; keys
+	// open the personal data sealed in events.
+	Projectors func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector
 	// Start builds the contexts' services once the store runs (before any
 	// route is added) and starts their background work with app.Go.
 	Start func(ctx context.Context, app *App) error
@@ -71,16 +80,16 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events()} {
+			community.Events(), memory.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
 		}
 		return nil
 	},
-	Projectors: func(reg *eventstore.Registry) []projections.Projector {
+	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}}
+			projcommunity.Projector{}, projmemory.Projector{Keys: keys}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -92,7 +101,10 @@ var productionWiring = Wiring{
 		if err := startCaptable(ctx, app); err != nil {
 			return err
 		}
-		return startCommunity(ctx, app)
+		if err := startCommunity(ctx, app); err != nil {
+			return err
+		}
+		return startMemory(ctx, app)
 	},
 	BodyLimits: captableBodyLimits,
 	Routes: func(surface string, r *mux.Router, app *App) {
@@ -100,6 +112,7 @@ var productionWiring = Wiring{
 		builderRoutes(surface, r, app)
 		captableRoutes(surface, r, app)
 		communityRoutes(surface, r, app)
+		memoryRoutes(surface, r, app)
 	},
 }
 
@@ -127,9 +140,9 @@ func (w Wiring) registry() (*eventstore.Registry, error) {
 	return reg, nil
 }
 
-func (w Wiring) projectors(reg *eventstore.Registry) []projections.Projector {
+func (w Wiring) projectors(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 	if w.Projectors == nil {
 		return nil
 	}
-	return w.Projectors(reg)
+	return w.Projectors(reg, keys)
 }

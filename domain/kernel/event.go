@@ -29,3 +29,12 @@ type Upcaster struct {
 type Dated interface {
 	OccurredAt() time.Time
 }
+
+// Sealed is personal data kept in an event payload encrypted under a
+// per-subject key (crypto-shredding): Key names the key, Data is the
+// ciphertext. Destroying the key makes Data unreadable in every copy of the
+// event, history and exports included; the rest of the event stays readable.
+type Sealed struct {
+	Key  string `json:"key"`
+	Data string `json:"data"`
+}

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	cmdidentity "github.com/strata-platform/strata/commands/identity"
+	cmdmemory "github.com/strata-platform/strata/commands/memory"
+	"github.com/strata-platform/strata/domain/memory"
+	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/shred"
+	projmemory "github.com/strata-platform/strata/projections/memory"
+	readmemory "github.com/strata-platform/strata/readapi/memory"
+)
+
+// keyRing builds the key ring that seals personal data in events, its
+// wrapping key derived from the master key.
+func (c *command) keyRing() (*shred.KeyRing, error) {
+	master, err := cmdidentity.LoadMasterKey(c.cfg.MasterKey, filepath.Join(c.cfg.DataDir, "master.key"))
+	if err != nil {
+		return nil, err
+	}
+	return shred.New(master.Derive("subject keys"), 0)
+}
+
+// startMemory builds the memory service: read-your-writes through its
+// projector, bounded by STRATA_READ_WAIT_MS.
+func startMemory(_ context.Context, app *App) error {
+	wait := func(ctx context.Context, key eventstore.Key) error {
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
+		defer cancel()
+		return app.Runner.WaitFor(wctx, key, projmemory.Name)
+	}
+	app.Memory = cmdmemory.New(app.Store, app.Keys, app.Clock, app.Logger, cmdmemory.Config{Wait: wait,
+		Vocabulary: memory.NewVocabulary(app.Config.MemorySingleValued...)})
+	return nil
+}
+
+// memoryRoutes serves the memory service on the platform API.
+func memoryRoutes(surface string, r *mux.Router, app *App) {
+	if surface != "api" || app.Memory == nil || app.Auth == nil {
+		return
+	}
+	readmemory.Routes(r, readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth})
+}

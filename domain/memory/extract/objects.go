@@ -1,0 +1,337 @@
+package extract
+
+// arg is a resolved subject or object.
+type arg struct {
+	name  string
+	kind  Kind
+	self  bool // Options.Self
+	value bool // an attribute value (role, title, status): not an entity
+	m     int  // existing mention, or -1
+	i, j  int  // token span; a new mention when m < 0 and !self && !value
+	place bool
+	end   int // first token after the argument
+}
+
+// phraseStops end a noun phrase.
+var phraseStops = setOf(`in on at for with from to of by about over than during since until
+before after when while because but and or if so as that which who whom whose this these those
+last next every each today tomorrow yesterday tonight now then a an the my our your his her their
+its is are was were be been being am 's 're 'm n't not very too more most less really again there
+here also just still always usually often sometimes mostly even only ever a lot instead rather
+like using via per anymore lately nowadays though either much well yet too`)
+
+// phraseRejects are heads that make a phrase too vague to remember.
+var phraseRejects = setOf(`it this that them him her me us you things thing stuff something
+everything anything nothing lot one way idea time much some all both any none lots bit fact`)
+
+// genericNouns are too vague to remember on their own ("loves my job").
+var genericNouns = setOf(`job work life day week people place role position offer opportunity
+topic project question issue problem working doing being having getting making going using seeing
+talking helping trying taking spending meeting`)
+
+// articles are skipped before a noun phrase object ("loves the outdoors").
+var articles = setOf("the a an my our his her their your its some")
+
+// teamWords end a group a person can join or sit on.
+var teamWords = setOf(`team squad group committee board council club guild crew chapter department
+org organization organisation community cohort`)
+
+// techFillers are skipped before a technology ("uses both Postgres and MySQL").
+var techFillers = setOf("a an the both mostly mainly only primarily either")
+
+// langModifiers may precede a spoken language ("fluent German").
+var langModifiers = setOf(`fluent basic some conversational native a little bit of decent good
+excellent perfect broken business elementary intermediate advanced`)
+
+func (d *doc) existing(m int) arg {
+	x := d.ments[m]
+	return arg{name: x.name, kind: x.kind, m: m, i: x.i, j: x.j, end: x.j, place: x.place}
+}
+
+func (d *doc) fresh(i, j int, name string, kind Kind, place bool) arg {
+	return arg{name: name, kind: kind, m: -1, i: i, j: j, end: j, place: place}
+}
+
+// skipWords skips tokens in set from q.
+func (d *doc) skipWords(q, end int, set map[string]bool) int {
+	for q < end && set[d.toks[q].low] {
+		q++
+	}
+	return q
+}
+
+// skipLower skips lower-case tokens in set from q ("new" but not "New York").
+func (d *doc) skipLower(q, end int, set map[string]bool) int {
+	for q < end && set[d.toks[q].low] && !d.toks[q].capital {
+		q++
+	}
+	return q
+}
+
+// capSeq returns the end of up to max capitalised, uncovered words from q
+// ("Zentrix", "Bank of Foo", "Smith & Co").
+func (d *doc) capSeq(q, end, max int) int {
+	j := q
+	for j < end && j-q < max {
+		t := d.toks[j]
+		if (t.low == "of" || t.text == "&") && j > q && j+1 < end && d.toks[j+1].capital && d.cover[j+1] == 0 {
+			j++
+			continue
+		}
+		if !t.word || !t.capital || d.cover[j] != 0 || common[t.low] || months[t.low] || weekdays[t.low] {
+			break
+		}
+		j++
+	}
+	return j
+}
+
+// orgObj resolves an organisation at q.
+func (d *doc) orgObj(q, end int, knownOnly bool) (arg, bool) {
+	q = d.skipWords(q, end, setThe)
+	if q >= end {
+		return arg{}, false
+	}
+	if m, ok := d.mentionAt(q); ok {
+		x := d.ments[m]
+		if x.kind == Org || x.alsoOrg || x.canOrg {
+			a := d.existing(m)
+			a.kind, a.place = Org, false
+			return a, true
+		}
+		return arg{}, false
+	}
+	if knownOnly || d.lower || d.cover[q] != 0 {
+		return arg{}, false
+	}
+	if j := d.capSeq(q, end, 5); j > q {
+		return d.fresh(q, j, d.span(q, j), Org, false), true
+	}
+	return arg{}, false
+}
+
+var setThe = setOf("the")
+
+// placeObj resolves a place at q.
+func (d *doc) placeObj(q, end int) (arg, bool) {
+	q = d.skipWords(q, end, setThe)
+	if q >= end {
+		return arg{}, false
+	}
+	if m, ok := d.mentionAt(q); ok {
+		x := d.ments[m]
+		if x.place || x.canPlace {
+			a := d.existing(m)
+			a.kind, a.place = Concept, true
+			return a, true
+		}
+		return arg{}, false
+	}
+	if d.cover[q] != 0 {
+		return arg{}, false
+	}
+	var hits []match
+	hits, d.buf = lex.lookupAt(d.toks, q, d.buf, hits)
+	for _, h := range hits {
+		if h.e.cls == clsPlace && h.j <= end && d.free(h.i, h.j) {
+			return d.fresh(h.i, h.j, h.e.name, Concept, true), true
+		}
+	}
+	if d.lower {
+		return arg{}, false
+	}
+	if j := d.capSeq(q, end, 3); j > q {
+		return d.fresh(q, j, d.span(q, j), Concept, true), true
+	}
+	return arg{}, false
+}
+
+// personObj resolves a person (or "me") at q.
+func (d *doc) personObj(q, end int) (arg, bool) {
+	if q >= end {
+		return arg{}, false
+	}
+	if d.toks[q].low == "me" {
+		return arg{self: true, m: -1, end: q + 1}, true
+	}
+	if m, ok := d.mentionAt(q); ok {
+		x := d.ments[m]
+		if x.kind == Person || x.canPerson {
+			a := d.existing(m)
+			a.kind, a.place = Person, false
+			return a, true
+		}
+		return arg{}, false
+	}
+	if d.cover[q] != 0 {
+		return arg{}, false
+	}
+	if d.lower {
+		if e, ok := lex.get(d.toks[q].low, clsFirst); ok && e.flags&fAmbig == 0 {
+			return d.fresh(q, q+1, d.toks[q].text, Person, false), true
+		}
+		return arg{}, false
+	}
+	j := q
+	for j < end && j < q+3 && d.cover[j] == 0 && d.surnameWord(j) {
+		j++
+	}
+	if j > q {
+		return d.fresh(q, j, d.span(q, j), Person, false), true
+	}
+	return arg{}, false
+}
+
+// techObj resolves a technology at q; with unknown set, a capitalised
+// unknown word is taken as one ("uses Obsidian").
+func (d *doc) techObj(q, end int, unknown bool) (arg, bool) {
+	q = d.skipWords(q, end, techFillers)
+	if q >= end {
+		return arg{}, false
+	}
+	if m, ok := d.mentionAt(q); ok {
+		if d.ments[m].kind == Tech {
+			return d.existing(m), true
+		}
+		return arg{}, false
+	}
+	t := d.toks[q]
+	if unknown && d.cover[q] == 0 && t.word && t.capital && !common[t.low] && !d.otherClass(t.low) &&
+		!lex.has(t.low, clsFirst) && (q+1 >= end || !d.toks[q+1].capital) {
+		return d.fresh(q, q+1, t.text, Tech, false), true
+	}
+	return arg{}, false
+}
+
+// thingObj resolves any entity or a short noun phrase (a concept) at q.
+func (d *doc) thingObj(q, end int) (arg, bool) {
+	skipped := false
+	for q < end && !d.toks[q].word && !isPunct(d.toks[q].text) {
+		q, skipped = q+1, true // "Loves 🍣 and ramen"
+	}
+	for skipped && q < end && (d.toks[q].low == "and" || d.toks[q].text == ",") {
+		q++
+	}
+	q = d.skipWords(q, end, articles)
+	q = d.skipLower(q, end, roleAdjectives)
+	if q >= end || !d.toks[q].word || d.startsTrigger(q, end) {
+		return arg{}, false
+	}
+	if m, ok := d.mentionAt(q); ok {
+		x := d.ments[m]
+		if x.j >= end || !d.continues(x.j) {
+			return d.existing(m), true
+		}
+	} else if d.cover[q] != 0 {
+		return arg{}, false
+	}
+	j := q
+	for j < end && j < q+4 && d.toks[j].word && !phraseStops[d.toks[j].low] && (j == q || !d.startsTrigger(j, end)) {
+		if m, ok := d.mentionAt(j); ok && j > q {
+			j = max(j, d.ments[m].j)
+			continue
+		}
+		j++
+	}
+	if j == q || phraseRejects[d.toks[j-1].low] || phraseRejects[d.toks[q].low] ||
+		(j == q+1 && genericNouns[d.toks[q].low]) ||
+		(j < end && d.toks[j].low == "'s") {
+		return arg{}, false // "building Acme's billing system": the head comes later
+	}
+	name := d.span(q, j)
+	if j == q+1 {
+		if e, ok := lex.get(d.toks[q].low, clsLang); ok {
+			name = e.name
+		}
+	}
+	return d.fresh(q, j, name, Concept, false), true
+}
+
+// continues reports whether token k extends a noun phrase ("Python scripting").
+func (d *doc) continues(k int) bool {
+	t := d.toks[k]
+	return t.word && !t.capital && !phraseStops[t.low] && d.cover[k] == 0 && !bareForm(t.low)
+}
+
+// startsTrigger reports whether a trigger matches at token q.
+func (d *doc) startsTrigger(q, end int) bool {
+	for _, t := range triggers[d.toks[q].low] {
+		if t.obj != objRole && t.obj != objTeam && d.matchLen(t, q, end) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// langObj resolves a human language at q ("fluent German").
+func (d *doc) langObj(q, end int) (arg, bool) {
+	q = d.skipWords(q, end, langModifiers)
+	if q >= end {
+		return arg{}, false
+	}
+	var hits []match
+	hits, d.buf = lex.lookupAt(d.toks, q, d.buf, hits)
+	for _, h := range hits {
+		if h.e.cls == clsLang && h.j <= end && (d.toks[q].capital || d.lower) {
+			if m, ok := d.mentionAt(q); ok {
+				return d.existing(m), true
+			}
+			return d.fresh(h.i, h.j, h.e.name, Concept, false), true
+		}
+	}
+	return arg{}, false
+}
+
+// valueObj takes free text to the end of the clause ("out of office").
+func (d *doc) valueObj(q, end int) (arg, bool) {
+	if q < end && d.toks[q].text == ":" {
+		q++
+	}
+	j := q
+	for j < end && j < q+8 {
+		switch d.toks[j].text {
+		case ",", ";", ".", "(", "!", "\n":
+			end = j
+			continue
+		}
+		j++
+	}
+	if j == q {
+		return arg{}, false
+	}
+	return arg{name: d.span(q, j), kind: Concept, value: true, m: -1, end: j}, true
+}
+
+// list extends a first argument over ", x", "and x", ", and x", "& x".
+func (d *doc) list(first arg, end int, next func(q int) (arg, bool)) []arg {
+	out := []arg{first}
+	k := first.end
+	for k < end {
+		q := k
+		for q < end && (d.toks[q].text == "," || d.toks[q].low == "and" || d.toks[q].text == "&" ||
+			d.toks[q].text == "/" || (d.toks[q].low == "or" && q > k)) {
+			q++
+		}
+		for q < end && !d.toks[q].word && !isPunct(d.toks[q].text) {
+			q++ // emoji and symbols
+		}
+		if q == k || q >= end || d.startsTrigger(q, end) {
+			break
+		}
+		a, ok := next(q)
+		if !ok {
+			break
+		}
+		out = append(out, a)
+		k = a.end
+	}
+	return out
+}
+
+func isPunct(s string) bool {
+	switch s {
+	case ",", ".", ";", ":", "!", "?", "(", ")", "\"", "'", "-", "—", "–", "\n":
+		return true
+	}
+	return false
+}

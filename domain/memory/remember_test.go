@@ -1,0 +1,114 @@
+package memory
+
+import (
+	"testing"
+	"time"
+)
+
+func (h *harness) remember(content string, at time.Time, fields func(*RememberInput)) Remembered {
+	h.t.Helper()
+	var out Remembered
+	h.do(func(d *Decision) error {
+		in := RememberInput{Content: content, Importance: 0.5, At: at}
+		if fields != nil {
+			fields(&in)
+		}
+		if err := in.Check(day(1000)); err != nil {
+			return err
+		}
+		out = d.Remember(in, h.vocab)
+		return nil
+	})
+	return out
+}
+
+func TestRememberedFactsSupersedeAndForgettingReinstates(t *testing.T) {
+	h := newHarness(t)
+	old := h.remember("Priya Raman works at Northwind Analytics.", day(0), nil)
+	cur := h.remember("Priya Raman works at Globex Corporation.", day(30), nil)
+	if len(cur.Superseded) != 1 || old.Merged || cur.Merged {
+		t.Fatalf("remember = %+v / %+v", old, cur)
+	}
+	h.expect("Priya Raman", "works_at", "Northwind Analytics@0..30", "Globex Corporation@30..now")
+
+	d := h.do(func(d *Decision) error { return d.Forget(cur.MemoryID) })
+	h.expect("Priya Raman", "works_at", "Northwind Analytics@0..now")
+	// Globex came only from the forgotten memory: it goes with it.
+	if h.s.Lookup("Globex Corporation") != nil {
+		t.Fatal("an entity only the forgotten memory named is still there")
+	}
+	want := map[string]bool{MemoryKey(cur.MemoryID): true}
+	for _, k := range d.Shred {
+		delete(want, k)
+	}
+	if len(want) != 0 || len(d.Shred) != 2 {
+		t.Fatalf("shred = %v, want the memory's key and the orphan's", d.Shred)
+	}
+	h.refold()
+}
+
+func TestNearDuplicateIsMergedOnlyInTheSameNamespaceAndEntity(t *testing.T) {
+	h := newHarness(t)
+	a := h.remember("Lena Fischer prefers dark roast coffee in the morning.", day(0), nil)
+	b := h.remember("lena fischer prefers dark roast coffee in the morning!", day(1), func(in *RememberInput) { in.Importance = 0.9 })
+	if !b.Merged || b.MemoryID != a.MemoryID {
+		t.Fatalf("second = %+v, want merged into %s", b, a.MemoryID)
+	}
+	if m := h.s.Memories[a.MemoryID]; m.Importance != 0.9 || len(m.Variants) != 1 {
+		t.Fatalf("merged memory = %+v", m)
+	}
+	c := h.remember("Lena Fischer prefers dark roast coffee in the morning.", day(2), func(in *RememberInput) { in.Namespace = "session:s1" })
+	if c.Merged {
+		t.Fatal("merged across namespaces")
+	}
+	e := h.remember("Lena Fischer prefers dark roast coffee in the morning.", day(3), func(in *RememberInput) { in.EntityRef = "Lena Fischer" })
+	if e.Merged {
+		t.Fatal("merged a memory about an entity into one about no entity")
+	}
+	f := h.remember("Lena Fischer prefers light roast coffee in the morning.", day(4), nil)
+	if f.Merged {
+		t.Fatal("a different statement was merged")
+	}
+	h.refold()
+}
+
+func TestEntityRefIsResolvedByNameAndFirstPersonGoesToIt(t *testing.T) {
+	h := newHarness(t)
+	h.remember("I work at Acme Robotics.", day(0), func(in *RememberInput) { in.EntityRef = "Sam Okafor" })
+	h.expect("Sam Okafor", "works_at", "Acme Robotics@0..now")
+	h.remember("I work at Initech now.", day(5), func(in *RememberInput) { in.EntityRef = "sam okafor" })
+	h.expect("Sam Okafor", "works_at", "Acme Robotics@0..5", "Initech@5..now")
+	if n := len(h.s.Entities); n != 3 {
+		t.Fatalf("%d entities, want Sam, Acme and Initech", n)
+	}
+}
+
+func TestDeleteEntityWithCascadeForgetsItsMemories(t *testing.T) {
+	h := newHarness(t)
+	m1 := h.remember("Omar Haddad moved to Lisbon.", day(0), nil)
+	m2 := h.remember("Omar Haddad uses Kubernetes at work.", day(1), nil)
+	keep := h.remember("The team offsite is in Porto.", day(2), nil)
+	var res EntityDeletion
+	d := h.do(func(d *Decision) error {
+		var err error
+		res, err = d.DeleteEntity("Omar Haddad", true)
+		return err
+	})
+	if res.MemoriesRemoved != 2 || h.s.Memories[m1.MemoryID] != nil || h.s.Memories[m2.MemoryID] != nil ||
+		h.s.Memories[keep.MemoryID] == nil {
+		t.Fatalf("deletion = %+v", res)
+	}
+	for _, id := range []string{m1.MemoryID, m2.MemoryID} {
+		found := false
+		for _, k := range d.Shred {
+			found = found || k == MemoryKey(id)
+		}
+		if !found {
+			t.Fatalf("memory %s's key is not shredded: %v", id, d.Shred)
+		}
+	}
+	if len(h.s.Edges) != 0 {
+		t.Fatalf("edges left: %v", h.s.Edges)
+	}
+	h.refold()
+}

@@ -1,0 +1,150 @@
+// Package memory serves the memory service (v2) on the platform API under
+// /api/v1/public/memory/v2: remember, recall, forget, the temporal entity
+// graph, reflection, profiles, transcript processing and context synthesis.
+// Every route needs bearer credentials (a platform JWT, an API key, or an
+// OAuth access token with memory:read or memory:write) and acts on the
+// caller's own store only: another user's memory or entity is not found.
+// Errors are the platform API's problem details, naming the field and rule.
+package memory
+
+import (
+	stdsql "database/sql"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	cmd "github.com/strata-platform/strata/commands/memory"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/readapi/auth"
+	"github.com/strata-platform/strata/readapi/httpx"
+)
+
+// Base is the memory service's path prefix.
+const Base = "/api/v1/public/memory/v2"
+
+// OAuth scopes of the memory service.
+const (
+	ScopeRead  = "memory:read"
+	ScopeWrite = "memory:write"
+)
+
+// Config is what Routes needs.
+type Config struct {
+	Service *cmd.Service
+	DB      *stdsql.DB
+	Auth    auth.Authenticator
+	// IndexCacheSize bounds the users whose recall indexes stay in memory.
+	IndexCacheSize int
+}
+
+// API is the memory service's HTTP layer.
+type API struct {
+	svc     *cmd.Service
+	db      *stdsql.DB
+	auth    auth.Authenticator
+	indexes *Indexes
+	tokens  *Tokens
+}
+
+// New returns the API without routes (Routes adds them).
+func New(cfg Config) *API {
+	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize),
+		tokens: &Tokens{}}
+}
+
+// Indexes returns the API's recall indexes (the MCP server shares them).
+func (a *API) Indexes() *Indexes { return a.indexes }
+
+// caller is who a request acts for.
+type caller struct {
+	auth.Principal
+}
+
+// need authenticates the request with scope for OAuth tokens and serves h;
+// the request's appends record the caller and the request id.
+func (a *API) need(scope string, h func(w http.ResponseWriter, r *http.Request, c caller)) http.Handler {
+	return auth.RequireScope(a.auth, scope, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, _ := auth.From(r.Context())
+		rid := httpx.RequestID(r.Context())
+		ctx := eventstore.WithMetadata(r.Context(), eventstore.Metadata{Actor: p.UserID, Tenant: p.OrganizationID,
+			RequestID: rid, CorrelationID: rid})
+		h(w, r.WithContext(ctx), caller{Principal: p})
+	}))
+}
+
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	_ = httpx.WriteJSON(w, status, v)
+}
+
+// intParam reads an optional whole-number query parameter within [lo, hi].
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, rangeError(name, lo, hi)
+	}
+	return n, nil
+}
+
+func rangeError(name string, lo, hi int) error {
+	return kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
+		name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
+}
+
+// boolParam reads an optional true/false query parameter.
+func boolParam(r *http.Request, name string, def bool) (bool, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, kernel.Invalid(name, "boolean", name+" must be true or false")
+	}
+	return b, nil
+}
+
+// parseTime reads an ISO 8601 date-time (UTC when no offset is given).
+func parseTime(field, v string) (time.Time, error) {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", time.DateOnly} {
+		if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, kernel.Invalid(field, "datetime", field+" must be an ISO 8601 date-time such as 2026-01-31T18:00:00Z")
+}
+
+// optionalTime parses an optional date-time field.
+func optionalTime(field string, v *string) (time.Time, error) {
+	if v == nil || strings.TrimSpace(*v) == "" {
+		return time.Time{}, nil
+	}
+	return parseTime(field, *v)
+}
+
+// limitField checks an optional whole-number body field within [lo, hi].
+func limitField(name string, v *int, def, lo, hi int) (int, error) {
+	if v == nil {
+		return def, nil
+	}
+	if *v < lo || *v > hi {
+		return 0, rangeError(name, lo, hi)
+	}
+	return *v, nil
+}
+
+func orDefault[T any](v *T, def T) T {
+	if v == nil {
+		return def
+	}
+	return *v
+}

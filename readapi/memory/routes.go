@@ -1,0 +1,32 @@
+package memory
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+)
+
+// Routes adds the memory service's routes to the platform API's router.
+func Routes(r *mux.Router, cfg Config) *API {
+	a := New(cfg)
+	const m = Base
+	get, post, del := http.MethodGet, http.MethodPost, http.MethodDelete
+	rd, wr := ScopeRead, ScopeWrite
+
+	r.Handle(m+"/remember", a.need(wr, a.remember)).Methods(post)
+	r.Handle(m+"/recall", a.need(rd, a.recall)).Methods(post)
+	r.Handle(m+"/forget/{memory_id}", a.need(wr, a.forgetPath)).Methods(del)
+	r.Handle(m+"/forget", a.need(wr, a.forgetBody)).Methods(post)
+	r.Handle(m+"/relate", a.need(wr, a.relate)).Methods(post)
+	r.Handle(m+"/graph/{entity_id}", a.need(rd, a.graph)).Methods(get)
+	r.Handle(m+"/entities", a.need(rd, a.entities)).Methods(get)
+	r.Handle(m+"/entities/{entity_id}/timeline", a.need(rd, a.timeline)).Methods(get)
+	r.Handle(m+"/entities/{entity_id}", a.need(wr, a.deleteEntity)).Methods(del)
+	r.Handle(m+"/reflect/{entity_id}", a.need(rd, a.reflect)).Methods(post)
+	r.Handle(m+"/reflect", a.need(rd, a.reflect)).Methods(post)
+	r.Handle(m+"/profile/{entity_id}", a.need(rd, a.profile)).Methods(get)
+	r.Handle(m+"/profile", a.need(rd, a.profile)).Methods(post)
+	r.Handle(m+"/process", a.need(wr, a.process)).Methods(post)
+	r.Handle(m+"/context", a.need(rd, a.context)).Methods(post)
+	return a
+}

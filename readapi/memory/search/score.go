@@ -1,0 +1,236 @@
+package search
+
+import (
+	"math"
+	"slices"
+	"sync/atomic"
+	"time"
+)
+
+// env is one search's filters and the index statistics it scores with.
+type env struct {
+	allNS   bool
+	ns      int32 // requested namespace, −1 when no document has it
+	boostNS bool  // cross-namespace search with a requested namespace
+	layer   int32 // −1: any layer
+	entity  string
+	asOf    time.Time
+	hasAsOf bool
+	ref     time.Time // reference time: AsOf, else Now, else the wall clock
+	refDays float64   // ref in days since the Unix epoch
+	n       float64   // live documents
+	lnN1    float64   // ln(n+1)
+	avgdl   float64
+	m       int // candidates scored exactly per variant
+	qemb    []float32
+}
+
+// newEnv resolves q's filters. ok is false when nothing can match.
+// Callers hold the read lock.
+func (ix *Index) newEnv(q Query, limit int, qemb []float32) (*env, bool) {
+	if ix.live == 0 {
+		return nil, false
+	}
+	e := &env{
+		allNS:   q.CrossNamespace,
+		ns:      -1,
+		layer:   -1,
+		entity:  q.EntityID,
+		asOf:    q.AsOf,
+		hasAsOf: !q.AsOf.IsZero(),
+		ref:     q.AsOf,
+		n:       float64(ix.live),
+		lnN1:    math.Log(float64(ix.live) + 1),
+		avgdl:   ix.totalDL / float64(ix.live),
+		m:       min(max(5*limit, 50), 1000),
+		qemb:    qemb,
+	}
+	if e.ref.IsZero() {
+		e.ref = q.Now
+	}
+	if e.ref.IsZero() {
+		e.ref = time.Now()
+	}
+	e.refDays = days(e.ref)
+	if e.avgdl <= 0 {
+		e.avgdl = 1
+	}
+	if id, ok := ix.spaces[q.Namespace]; ok {
+		e.ns = id
+	} else if !q.CrossNamespace {
+		return nil, false
+	}
+	e.boostNS = q.CrossNamespace && q.Namespace != ""
+	if q.Layer != "" {
+		id, ok := ix.layers[q.Layer]
+		if !ok {
+			return nil, false
+		}
+		e.layer = id
+	}
+	return e, true
+}
+
+// pass reports whether the document in slot s is live and passes e's
+// filters.
+func (ix *Index) pass(e *env, s int32) bool {
+	m := &ix.meta[s]
+	switch {
+	case !m.alive,
+		!e.allNS && m.ns != e.ns,
+		e.layer >= 0 && m.layer != e.layer,
+		e.entity != "" && !slices.Contains(ix.recs[s].doc.EntityIDs, e.entity):
+		return false
+	case e.hasAsOf:
+		d := &ix.recs[s].doc
+		return !d.CreatedAt.After(e.asOf) && (!m.hasFacts || anyValid(d.Facts, e.asOf))
+	}
+	return true
+}
+
+func anyValid(facts []Interval, t time.Time) bool {
+	for _, f := range facts {
+		if f.ValidAt(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// blend is the final score of the document in slot s with similarity sim:
+// supersession factor, weights, recency and the namespace boost. exp2 is
+// math.Exp2, or fastExp2 for the candidate pass's estimates.
+func (ix *Index) blend(e *env, s int32, sim float64, exp2 func(float64) float64) float64 {
+	m := &ix.meta[s]
+	if m.hasFacts && !anyValid(ix.recs[s].doc.Facts, e.ref) {
+		sim *= ix.set.superseded
+	}
+	rec := 1.0
+	if age := e.refDays - m.days; age > 0 {
+		rec = exp2(-age / ix.set.halfLifeDays)
+	}
+	score := ix.set.wSim*sim + ix.set.wImp*float64(m.importance) + ix.set.wRec*rec
+	if e.boostNS && m.ns != e.ns {
+		score *= 1 - ix.set.nsBoost
+	}
+	return score
+}
+
+// bm25TF is one term's BM25 saturation for term frequency tf in a document
+// of length dl.
+func bm25TF(tf, dl, avgdl float64) float64 {
+	return tf * (BM25K1 + 1) / (tf + BM25K1*(1-BM25B+BM25B*dl/avgdl))
+}
+
+// lexical is the normalised BM25 of the document in slot s for p, computed
+// from the document's own terms (for documents another variant found).
+func (ix *Index) lexical(p *plan, e *env, s int32) float64 {
+	terms := ix.recs[s].terms
+	dl := float64(ix.dls[s])
+	sum := 0.0
+	for _, t := range p.terms {
+		lo, found := slices.BinarySearch(terms, t.id)
+		if !found {
+			continue
+		}
+		hi := lo + 1
+		for hi < len(terms) && terms[hi] == t.id {
+			hi++
+		}
+		sum += t.w * bm25TF(float64(hi-lo), dl, e.avgdl)
+	}
+	return normBM25(sum, p.bmNorm)
+}
+
+// hashedCosine is the exact cosine between p's query vector and the
+// document's TF-IDF vector, with the index's current idf.
+func (ix *Index) hashedCosine(p *plan, e *env, s int32) float64 {
+	if p.qnorm == 0 {
+		return 0
+	}
+	dims := ix.recs[s].dims
+	norm, cached := ix.cachedNorm(s)
+	dot, nn := 0.0, 0.0
+	j := 0
+	for i := 0; i < len(dims); {
+		d := dims[i]
+		k := i + 1
+		for k < len(dims) && dims[k] == d {
+			k++
+		}
+		n := float64(k - i)
+		i = k
+		if !cached {
+			w := n * (e.lnN1 - float64(ix.dimLn[d]) + 1)
+			nn += w * w
+		}
+		for j < len(p.dims) && p.dims[j].dim < d {
+			j++
+		}
+		if j < len(p.dims) && p.dims[j].dim == d {
+			dot += n * p.dims[j].idf * p.dims[j].w
+		}
+	}
+	if !cached {
+		// Rounded as cached, so a cache hit changes no score.
+		norm = float64(float32(math.Sqrt(nn)))
+		ix.storeNorm(s, norm)
+	}
+	if norm == 0 {
+		return 0
+	}
+	return min(1, dot/(norm*p.qnorm))
+}
+
+// cachedNorm returns the document's exact vector norm if it was computed
+// since the last write. Searches fill the cache concurrently under the read
+// lock; entries are atomic and pack the index version with the norm.
+func (ix *Index) cachedNorm(s int32) (float64, bool) {
+	v := atomic.LoadUint64(&ix.norms[s])
+	if uint32(v>>32) != ix.version {
+		return 0, false
+	}
+	return float64(math.Float32frombits(uint32(v))), true
+}
+
+func (ix *Index) storeNorm(s int32, norm float64) {
+	atomic.StoreUint64(&ix.norms[s], uint64(ix.version)<<32|uint64(math.Float32bits(float32(norm))))
+}
+
+// vector is the vector part of similarity: the hashed cosine, averaged with
+// the dense cosine (negative taken as 0) when both embeddings exist and
+// agree in length.
+func (ix *Index) vector(p *plan, e *env, s int32) float64 {
+	c := ix.hashedCosine(p, e, s)
+	if d := ix.recs[s].emb; len(e.qemb) > 0 && len(d) == len(e.qemb) {
+		c = 0.5*c + 0.5*max(0, denseCosine(e.qemb, d))
+	}
+	return c
+}
+
+func denseCosine(a, b []float32) float64 {
+	dot, na, nb := 0.0, 0.0, 0.0
+	for i := range a {
+		x, y := float64(a[i]), float64(b[i])
+		dot += x * y
+		na += x * x
+		nb += y * y
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return min(1, dot/math.Sqrt(na*nb))
+}
+
+// fastExp2 approximates 2^x for x ≤ 0 (relative error < 2e-4): the
+// candidate pass only ranks estimates, exact scores use math.Exp2.
+func fastExp2(x float64) float64 {
+	if x < -1020 {
+		return 0
+	}
+	i := math.Floor(x)
+	f := x - i
+	// Minimax-style cubic for 2^f on [0, 1).
+	p := 1 + f*(0.6951786+f*(0.2261461+f*0.0786753))
+	return math.Float64frombits(uint64(int64(i)+1023)<<52) * p
+}

@@ -1,0 +1,131 @@
+package search
+
+import "time"
+
+// Doc is one memory as the index sees it. The index keeps its own copy.
+type Doc struct {
+	// ID identifies the memory; Upsert with a known ID replaces that memory.
+	ID string
+	// Namespace is "global", "session:<id>" or "project:<id>"; matched exactly.
+	Namespace string
+	// Layer is the memory type: working, episodic or semantic.
+	Layer string
+	// EntityIDs are the entity the memory is about plus the entities it
+	// mentions (opaque ids).
+	EntityIDs []string
+	// Importance is in [0, 1]; values outside are clamped when scoring.
+	Importance float64
+	// CreatedAt is the business time the memory was stated.
+	CreatedAt time.Time
+	// Text is the content; it alone decides near-duplicate suppression.
+	Text string
+	// Variants are other phrasings merged into this memory; they are indexed
+	// together with Text (one field) and are searchable too.
+	Variants []string
+	// Facts are the validity intervals of the graph facts (edges) the memory
+	// states; empty means the memory states no fact.
+	Facts []Interval
+}
+
+// Interval is a fact's validity: [From, Until). A zero Until means the fact
+// is still valid; a zero From means valid since the beginning.
+type Interval struct{ From, Until time.Time }
+
+// ValidAt reports whether t lies in [From, Until).
+func (iv Interval) ValidAt(t time.Time) bool {
+	return !t.Before(iv.From) && (iv.Until.IsZero() || t.Before(iv.Until))
+}
+
+// Query is one recall request.
+type Query struct {
+	// Text is what to recall; a query without any indexable word finds nothing.
+	Text string
+	// Namespace is the requested namespace, matched exactly.
+	Namespace string
+	// CrossNamespace true searches every namespace, scoring documents outside
+	// Namespace a little lower (see the package documentation); false
+	// searches Namespace only.
+	CrossNamespace bool
+	// Layer restricts results to one memory type; "" means all.
+	Layer string
+	// EntityID restricts results to documents whose EntityIDs contain it;
+	// "" means all.
+	EntityID string
+	// AsOf, when set, restricts results to documents with CreatedAt <= AsOf
+	// whose Facts, if any, include one valid at AsOf, and is the reference
+	// time for recency and supersession. Zero means now.
+	AsOf time.Time
+	// Now is the reference time for recency and supersession when AsOf is
+	// zero; zero means the wall clock.
+	Now time.Time
+	// Limit is the most hits returned; 0 or less means 10.
+	Limit int
+	// Expand runs three query variants (original, synonyms, pseudo-relevance
+	// feedback) in parallel and keeps each document's best score.
+	Expand bool
+	// Rerank reorders the top RerankWindow candidates with the RerankModel.
+	Rerank bool
+}
+
+// Hit is one search result.
+type Hit struct {
+	// ID is the document's ID.
+	ID string
+	// Score is the final score in [0, 1]; results are sorted by it, highest
+	// first, ties broken by newer CreatedAt, then by ID.
+	Score float64
+	// Similarity is the query–document similarity in [0, 1], before the
+	// supersession factor.
+	Similarity float64
+	// Relevance is the rerank model's output in [0, 1]; set only when Reranked.
+	Relevance float64
+	// Reranked reports that Score is the rerank blend.
+	Reranked bool
+}
+
+// Synonyms supplies query expansion alternatives.
+type Synonyms interface {
+	// Synonyms returns words (not stems) meaning the same as the word whose
+	// Snowball stem is stem, or nil. Each returned word is analysed like
+	// query text. It must be safe for concurrent use.
+	Synonyms(stem string) []string
+}
+
+// Embedder supplies dense text embeddings for the vector part of similarity.
+type Embedder interface {
+	// Embed returns the embedding of text; every call must return vectors of
+	// the same length (a vector of another length, or nil, is ignored). It
+	// must be safe for concurrent use and deterministic.
+	Embed(text string) []float32
+}
+
+// Weights are the final score's blend weights; they are normalised to sum 1.
+type Weights struct {
+	Similarity, Importance, Recency float64
+}
+
+// Config configures an Index. The zero value gives the documented defaults.
+type Config struct {
+	// Weights of the final blend; all zero (or any negative) means
+	// DefaultWeights.
+	Weights Weights
+	// HalfLife of recency; zero or negative means DefaultHalfLife.
+	HalfLife time.Duration
+	// SupersededFactor multiplies the similarity of a document none of whose
+	// Facts is valid at the reference time; outside (0, 1] means
+	// DefaultSupersededFactor.
+	SupersededFactor float64
+	// NamespaceBoost is the relative advantage of the requested namespace in
+	// cross-namespace searches; outside (0, 1) means DefaultNamespaceBoost.
+	NamespaceBoost float64
+	// HashBits is log2 of the hashed vector space; outside [10, 24] means
+	// DefaultHashBits.
+	HashBits int
+	// Synonyms for query expansion; nil means a small built-in English list.
+	Synonyms Synonyms
+	// Embedder, when set, contributes dense cosine to the vector part of
+	// similarity (see the package documentation). It adds no candidates.
+	Embedder Embedder
+	// Rerank is the rerank model; the zero value means DefaultRerankModel().
+	Rerank RerankModel
+}
