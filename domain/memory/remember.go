@@ -90,12 +90,12 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 		}
 	}
 	if in.EntityRef != "" && about == nil {
-		about = d.entity(in.EntityRef, string(extract.Classify(in.EntityRef)), true)
+		about = d.entity(in.EntityRef, string(extract.Classify(in.EntityRef)), true, in.At)
 	}
 	var mentions []string
 	seen := map[string]bool{}
 	for _, m := range found.Entities {
-		ent := d.entity(m.Name, string(m.Kind), false)
+		ent := d.entity(m.Name, string(m.Kind), false, in.At)
 		if (about == nil || ent.ID != about.ID) && !seen[ent.ID] {
 			seen[ent.ID] = true
 			mentions = append(mentions, ent.ID)
@@ -111,8 +111,8 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 	d.emit(rem)
 	out := Remembered{MemoryID: id, Entities: names}
 	for _, r := range found.Relations {
-		subject := d.entity(r.Subject, string(r.SubjectKind), false)
-		object := d.entity(r.Object, string(r.ObjectKind), false)
+		subject := d.entity(r.Subject, string(r.SubjectKind), false, in.At)
+		object := d.entity(r.Object, string(r.ObjectKind), false, in.At)
 		pred, err := NormalizePredicate(r.Predicate)
 		if err != nil || subject.ID == object.ID {
 			continue
@@ -191,8 +191,8 @@ func (d *Decision) Relate(in RelateInput, vocab Vocabulary) (Related, error) {
 		s != nil && s == o {
 		return Related{}, kernel.Invalid("object", "distinct", "subject and object must be different entities")
 	}
-	subject := d.entity(in.Subject, string(extract.Classify(in.Subject)), true)
-	object := d.entity(in.Object, string(extract.Classify(in.Object)), true)
+	subject := d.entity(in.Subject, string(extract.Classify(in.Subject)), true, in.ValidFrom)
+	object := d.entity(in.Object, string(extract.Classify(in.Object)), true, in.ValidFrom)
 	excl := vocab.Exclusive(pred)
 	if in.Exclusive != nil {
 		excl = *in.Exclusive

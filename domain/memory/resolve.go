@@ -3,6 +3,7 @@ package memory
 import (
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/strata-platform/strata/domain/memory/text"
 )
@@ -125,8 +126,9 @@ func (s *Store) candidates(n string) map[string]struct{} {
 }
 
 // entity returns the entity name refers to, recording it (or the alias)
-// when new. explicit marks entities the caller named.
-func (d *Decision) entity(name, kind string, explicit bool) *Entity {
+// when new, as first seen at (the business time of what named it).
+// explicit marks entities the caller named.
+func (d *Decision) entity(name, kind string, explicit bool, at time.Time) *Entity {
 	name = strings.Join(strings.Fields(name), " ")
 	if ent, alias := d.s.resolve(name, kind); ent != nil {
 		if alias {
@@ -135,7 +137,7 @@ func (d *Decision) entity(name, kind string, explicit bool) *Entity {
 		return ent
 	}
 	id := d.newID("ent")
-	d.emit(&EntityRecognized{EntityID: id, UserID: d.s.UserID, EntityType: kind, Explicit: explicit, At: d.now,
+	d.emit(&EntityRecognized{EntityID: id, UserID: d.s.UserID, EntityType: kind, Explicit: explicit, At: at,
 		Text: &EntityText{Name: name}})
 	return d.s.Entities[id]
 }

@@ -54,6 +54,9 @@ func New(cfg Config) *API {
 		tokens: &Tokens{}}
 }
 
+// Service returns the memory command service the API writes through.
+func (a *API) Service() *cmd.Service { return a.svc }
+
 // Indexes returns the API's recall indexes (the MCP server shares them).
 func (a *API) Indexes() *Indexes { return a.indexes }
 

@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -76,14 +77,26 @@ func (a *API) graph(w http.ResponseWriter, r *http.Request, c caller) {
 		"relationships": rels, "count": len(rels)}, err)
 }
 
-func (a *API) timeline(w http.ResponseWriter, r *http.Request, c caller) {
-	ent, err := a.entity(r, c.UserID, mux.Vars(r)["entity_id"])
+// Timeline is an entity's facts ordered by valid_from.
+type Timeline struct {
+	EntityID string `json:"entity_id"`
+	Name     string `json:"name"`
+	Edges    []fact `json:"edges"`
+}
+
+// TimelineOf returns the timeline of the entity ref names in user's graph.
+func (a *API) TimelineOf(ctx context.Context, user, ref string) (Timeline, error) {
+	ent, err := a.resolveEntity(ctx, user, ref)
 	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
+		return Timeline{}, err
 	}
-	edges, err := a.timelineOf(r.Context(), ent.ID)
-	writeJSON(w, r, http.StatusOK, map[string]any{"entity_id": ent.ID, "name": ent.Name, "edges": edges}, err)
+	edges, err := a.timelineOf(ctx, ent.ID)
+	return Timeline{EntityID: ent.ID, Name: ent.Name, Edges: edges}, err
+}
+
+func (a *API) timeline(w http.ResponseWriter, r *http.Request, c caller) {
+	res, err := a.TimelineOf(r.Context(), c.UserID, mux.Vars(r)["entity_id"])
+	writeJSON(w, r, http.StatusOK, res, err)
 }
 
 func (a *API) entities(w http.ResponseWriter, r *http.Request, c caller) {
