@@ -135,7 +135,7 @@ func classifyKnown(n string) (Kind, bool) {
 		}
 	}
 	switch {
-	case tech && !(ambiguousTech && person):
+	case tech && !(ambiguousTech && (person || org)):
 		return Tech, true
 	case org:
 		return Org, true
@@ -146,6 +146,9 @@ func classifyKnown(n string) (Kind, bool) {
 	}
 	if honorifics[toks[0].low] {
 		return Person, true
+	}
+	if len(toks) == 1 && roleHeads[toks[0].low] {
+		return Concept, true // "CTO" is a role
 	}
 	r := Extract(n, Options{})
 	if len(r.Entities) == 1 && r.Entities[0].Start == toks[0].start && r.Entities[0].End == toks[len(toks)-1].end {

@@ -72,7 +72,8 @@ func TestEntities(t *testing.T) {
 		{"possessive", "Lena's favourite database is Postgres.", []string{"Lena/person", "PostgreSQL/tech"}},
 		{"alias of a full name", "Alice Chen joined. Alice is great.", []string{"Alice Chen/person"}},
 		{"unknown given name with surname", "Jin-woo Park is here.", []string{"Jin-woo Park/person"}},
-		{"lower-case text", "alice loves hiking", []string{"alice/person", "hiking/concept"}},
+		{"lower-case text", "alice loves hiking", []string{"Alice/person", "hiking/concept"}},
+		{"named company is no person", "He started a company called Brightpath.", []string{}},
 		// Places and concepts.
 		{"places", "Moved from Lisbon, Portugal to NYC.", []string{"Lisbon/concept", "Portugal/concept", "New York/concept"}},
 		{"concepts", "Discussed machine learning and pricing strategy.", []string{"machine learning/concept", "pricing strategy/concept"}},
@@ -115,6 +116,15 @@ func TestRelations(t *testing.T) {
 		{"studied", "Isabella studied physics at MIT.", []string{"Isabella studied_at MIT"}, nil},
 		{"relative clause", "Samir, who works at Cisco, likes Go.", []string{"Samir works_at Cisco", "Samir likes Go"}, nil},
 		{"line label", "Sam: prefers tea; hates meetings.", []string{"Sam likes tea", "Sam dislikes meetings"}, nil},
+		{"the user", "User prefers concise answers.", []string{"me likes concise answers"}, nil},
+		{"conjoined predicates", "Raj graduated from IIT Bombay and now works for Google.", []string{"Raj studied_at IIT Bombay", "Raj works_at Google"}, nil},
+		{"unknown company is no resident", "Acme is based in Toronto.", nil, nil},
+		{"known company located", "Stripe is headquartered in San Francisco.", []string{"Stripe located_in San Francisco"}, nil},
+		{"team", "Hannah just joined the platform team.", []string{"Hannah member_of platform team"}, nil},
+		{"vague object", "I love my job.", nil, nil},
+		{"possessive head", "Alice is building Acme's new billing system.", nil, nil},
+		{"present perfect still holds", "I've worked at Microsoft for 10 years.", []string{"me works_at Microsoft"}, nil},
+		{"present perfect summary", "I've worked at Google and Meta.", nil, nil},
 		// Negation, modality, questions and ended facts.
 		{"negation", "I don't work at Google.", nil, nil},
 		{"negated like is dislike", "I don't like Java.", []string{"me dislikes Java"}, nil},
@@ -195,7 +205,7 @@ func TestClassify(t *testing.T) {
 		"Zentrix": Org, "IBM": Org,
 		"kubernetes": Tech, "k8s": Tech, "PostgreSQL": Tech, "Go": Tech, "Node.js": Tech, "FooDB": Tech,
 		"pricing strategy": Concept, "machine learning": Concept, "Berlin": Concept, "remote work": Concept,
-		"": Concept,
+		"CTO": Concept, "Oracle": Org, "": Concept,
 	}
 	for name, want := range cases {
 		if got := Classify(name); got != want {

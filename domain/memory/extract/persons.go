@@ -23,7 +23,7 @@ func (d *doc) personCands(i int) {
 		}
 		j := d.surnameEnd(i+1, first.flags&fAmbig != 0)
 		if j > i+1 {
-			d.cands = append(d.cands, cand{i: i, j: j, name: d.span(i, j), kind: Person, prio: prioFullName})
+			d.cands = append(d.cands, cand{i: i, j: j, name: d.personName(i, j), kind: Person, prio: prioFullName})
 		}
 		prio := prioFirstName
 		if cue {
@@ -34,7 +34,7 @@ func (d *doc) personCands(i int) {
 		case first.flags&fAmbig != 0 && (t.sentStart || months[t.low] || d.lower):
 			return
 		}
-		d.cands = append(d.cands, cand{i: i, j: i + 1, name: t.text, kind: Person, prio: prio})
+		d.cands = append(d.cands, cand{i: i, j: i + 1, name: d.personName(i, i+1), kind: Person, prio: prio})
 		return
 	}
 	// An unknown capitalised word followed by a known surname.
@@ -49,6 +49,22 @@ func (d *doc) personCands(i int) {
 	if cue {
 		d.cueCand(i)
 	}
+}
+
+// personName is the name on tokens [i, j), title-cased when the whole
+// text is lower case ("alice chen" -> "Alice Chen").
+func (d *doc) personName(i, j int) string {
+	s := d.span(i, j)
+	if !d.lower {
+		return s
+	}
+	b := []byte(s)
+	for k := range b {
+		if b[k] >= 'a' && b[k] <= 'z' && (k == 0 || b[k-1] == ' ' || b[k-1] == '-') {
+			b[k] -= 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // hyphenName reports whether w looks like a hyphenated given name
