@@ -58,6 +58,7 @@ CREATE TABLE rm_memory_v1.entities (
     entity_type   text        NOT NULL,
     aliases       text[]      NOT NULL DEFAULT '{}',
     memory_count  integer     NOT NULL DEFAULT 0,
+    recognized_at timestamptz NOT NULL,
     first_seen    timestamptz NOT NULL,
     last_seen     timestamptz NOT NULL
 );

@@ -130,16 +130,3 @@ func (s *Service) fold(ctx context.Context, user string, e *userEntry) error {
 	}
 	return nil
 }
-
-// Snapshot runs read on the user's fold, caught up with the stream, under
-// the user's lock (reflection and profiles read the graph this way).
-func (s *Service) Snapshot(ctx context.Context, user string, read func(*memory.Store) error) error {
-	e := s.entry(user)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err := s.fold(ctx, user, e); err != nil {
-		e.store = nil
-		return err
-	}
-	return read(e.store)
-}

@@ -28,8 +28,8 @@ func (b *batch) apply(ctx context.Context, ev kernel.Event) error {
 	case *memory.MemoryForgotten:
 		return b.forgotten(ctx, e)
 	case *memory.EntityRecognized:
-		return b.exec(ctx, `INSERT INTO entities (entity_id, user_id, name, entity_type, first_seen, last_seen)
-			VALUES ($1, $2, $3, $4, $5, $5) ON CONFLICT (entity_id) DO NOTHING`,
+		return b.exec(ctx, `INSERT INTO entities (entity_id, user_id, name, entity_type, recognized_at, first_seen, last_seen)
+			VALUES ($1, $2, $3, $4, $5, $5, $5) ON CONFLICT (entity_id) DO NOTHING`,
 			e.EntityID, e.UserID, e.Text.Name, e.EntityType, e.At)
 	case *memory.EntityAliased:
 		return b.exec(ctx, `UPDATE entities SET aliases = array_append(aliases, $2) WHERE entity_id = $1`,
@@ -94,11 +94,15 @@ func (b *batch) forgotten(ctx context.Context, e *memory.MemoryForgotten) error 
 	if err != nil {
 		return err
 	}
-	if err := b.exec(ctx, `UPDATE entities SET memory_count = memory_count - 1
-		WHERE entity_id IN (SELECT entity_id FROM mentions WHERE memory_id = $1)`, e.MemoryID); err != nil {
-		return err
-	}
-	if err := b.exec(ctx, `DELETE FROM mentions WHERE memory_id = $1`, e.MemoryID); err != nil {
+	// The entities it named are seen as if it had never been stated (as a
+	// rebuild, which cannot read it any more, sees them).
+	if err := b.exec(ctx, `WITH named AS (DELETE FROM mentions WHERE memory_id = $1 RETURNING entity_id)
+		UPDATE entities e SET memory_count = memory_count - 1,
+			first_seen = LEAST(e.recognized_at, s.first), last_seen = GREATEST(e.recognized_at, s.last)
+		FROM named n LEFT JOIN LATERAL (SELECT min(m.created_at) AS first, max(m.created_at) AS last
+			FROM mentions o JOIN memories m ON m.memory_id = o.memory_id
+			WHERE o.entity_id = n.entity_id AND o.memory_id <> $1) s ON true
+		WHERE e.entity_id = n.entity_id`, e.MemoryID); err != nil {
 		return err
 	}
 	if err := b.exec(ctx, `DELETE FROM memories WHERE memory_id = $1`, e.MemoryID); err != nil {

@@ -56,7 +56,10 @@ func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelo
 func (p Projector) ApplyBatch(ctx context.Context, tx *stdsql.Tx, events []eventstore.Envelope) error {
 	b := &batch{tx: tx, versions: map[string]int64{}}
 	for _, e := range events {
-		if sec, ok := memory.SecretOf(e.Event); ok && sec.Sealed.Key != "" {
+		if sec, ok := memory.SecretOf(e.Event); ok {
+			if sec.Sealed.Key == "" {
+				return fmt.Errorf("%s at %d: its personal data is not sealed", e.Type, e.Position)
+			}
 			raw, err := p.Keys.Open(ctx, tx, *sec.Sealed)
 			switch {
 			case errors.Is(err, shred.ErrShredded):
