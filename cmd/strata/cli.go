@@ -30,6 +30,8 @@ Usage:
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
   strata bench eventstore|identity|oauth|captable [--quick]
                                    measure the event store against raw PostgreSQL on the same server
+  strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
+                                   at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
 
 Configuration comes from the environment; see README.md.
@@ -67,6 +69,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.keys(ctx, args[1:])
 	case "captable":
 		err = cmd.captableCmd(ctx, args[1:])
+	case "mcp":
+		err = cmd.mcp(ctx, args[1:], env)
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-platform/strata/eventstore/shred"
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
+	"github.com/strata-platform/strata/readapi/memory/mcpserver"
 )
 
 // keyRing builds the key ring that seals personal data in events, its
@@ -39,10 +40,12 @@ func startMemory(_ context.Context, app *App) error {
 	return nil
 }
 
-// memoryRoutes serves the memory service on the platform API.
+// memoryRoutes serves the memory service on the platform API: its REST
+// routes and, at /mcp, its MCP server (streamable HTTP).
 func memoryRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" || app.Memory == nil || app.Auth == nil {
 		return
 	}
-	readmemory.Routes(r, readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth})
+	api := readmemory.Routes(r, readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth})
+	mcpserver.Routes(r, api, app.Auth, app.Logger)
 }

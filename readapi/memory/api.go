@@ -116,8 +116,9 @@ func boolParam(r *http.Request, name string, def bool) (bool, error) {
 	return b, nil
 }
 
-// parseTime reads an ISO 8601 date-time (UTC when no offset is given).
-func parseTime(field, v string) (time.Time, error) {
+// ParseTime reads an ISO 8601 date-time (UTC when no offset is given); a
+// bad value is invalid, naming field and the rule "datetime".
+func ParseTime(field, v string) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", time.DateOnly} {
 		if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
 			return t.UTC(), nil
@@ -131,11 +132,12 @@ func optionalTime(field string, v *string) (time.Time, error) {
 	if v == nil || strings.TrimSpace(*v) == "" {
 		return time.Time{}, nil
 	}
-	return parseTime(field, *v)
+	return ParseTime(field, *v)
 }
 
-// limitField checks an optional whole-number body field within [lo, hi].
-func limitField(name string, v *int, def, lo, hi int) (int, error) {
+// LimitField checks an optional whole-number field within [lo, hi] (def
+// when nil); out of range is invalid with the rule "range:lo-hi".
+func LimitField(name string, v *int, def, lo, hi int) (int, error) {
 	if v == nil {
 		return def, nil
 	}

@@ -61,10 +61,10 @@ func (b contextBody) request() (ContextRequest, error) {
 		Style: orDefault(b.SynthesisStyle, "narrative"), Expand: orDefault(b.QueryExpansion, false),
 		Rerank: orDefault(b.Rerank, false)}
 	var err error
-	if req.TopK, err = limitField("top_k", b.TopK, 10, 1, 50); err != nil {
+	if req.TopK, err = LimitField("top_k", b.TopK, 10, 1, 50); err != nil {
 		return req, err
 	}
-	if req.MaxTokens, err = limitField("max_tokens", b.MaxTokens, DefaultMaxTokens, 1, MaxMaxTokens); err != nil {
+	if req.MaxTokens, err = LimitField("max_tokens", b.MaxTokens, DefaultMaxTokens, 1, MaxMaxTokens); err != nil {
 		return req, err
 	}
 	return req, req.Check()

@@ -68,7 +68,7 @@ func (b recallBody) request() (RecallRequest, error) {
 		CrossNamespace: orDefault(b.AllowCrossNamespace, true), Expand: orDefault(b.QueryExpansion, false),
 		Rerank: orDefault(b.Rerank, false)}
 	var err error
-	if req.Limit, err = limitField("limit", b.Limit, 10, 1, 100); err != nil {
+	if req.Limit, err = LimitField("limit", b.Limit, 10, 1, 100); err != nil {
 		return req, err
 	}
 	if req.AsOf, err = optionalTime("as_of", b.AsOf); err != nil {
