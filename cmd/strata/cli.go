@@ -28,7 +28,7 @@ Usage:
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
   strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
-  strata bench eventstore|identity|oauth|captable [--quick]
+  strata bench eventstore|identity|oauth|captable|community|memory [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY

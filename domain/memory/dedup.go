@@ -12,9 +12,12 @@ const maxDupCandidates = 256
 // MergeThreshold is the similarity (text.Fingerprint's cosine of stem
 // counts) a new memory needs, on top of text.NearDuplicate's rule (same
 // numbers, same names, same negation), to be merged into an existing one.
-// It is stricter than text.DuplicateThreshold because a merge keeps only the
-// older text as the memory's content: a one-word change in a short
-// statement ("dark roast" / "light roast") stays a memory of its own.
+// A merge also needs the same set of stems: it keeps only the older text as
+// the memory's content, so it is only for the same words restated (case,
+// punctuation, inflection, word order, stop words); a one-word change
+// ("ordered a new camera" / "a new router") stays a memory of its own, and
+// paraphrases with other words are left to recall's near-duplicate
+// suppression.
 const MergeThreshold = 0.9
 
 // index records a memory's stems in its namespace's postings.
@@ -53,6 +56,10 @@ func (s *Store) nearDuplicate(namespace, entityID, content string) (*Memory, flo
 		return nil, 0
 	}
 	stems := unique(text.Tokens(content))
+	want := make(map[string]bool, len(stems))
+	for _, st := range stems {
+		want[st] = true
+	}
 	sort.Slice(stems, func(i, j int) bool {
 		if len(p[stems[i]]) != len(p[stems[j]]) {
 			return len(p[stems[i]]) < len(p[stems[j]])
@@ -74,7 +81,7 @@ func (s *Store) nearDuplicate(namespace, entityID, content string) (*Memory, flo
 			}
 			seen[id] = true
 			m := s.Memories[id]
-			if m == nil || m.EntityID != entityID || m.Text == "" {
+			if m == nil || m.EntityID != entityID || m.Text == "" || !sameSet(m.stems, want) {
 				continue
 			}
 			if sim, dup := text.NearDuplicate(content, m.Text); dup && sim >= MergeThreshold && (sim > bestSim || sim == bestSim && best != nil && m.ID < best.ID) {
@@ -98,4 +105,17 @@ func unique(v []string) []string {
 		}
 	}
 	return out
+}
+
+// sameSet reports whether the distinct values of have are exactly want.
+func sameSet(have []string, want map[string]bool) bool {
+	if len(have) != len(want) {
+		return false
+	}
+	for _, v := range have {
+		if !want[v] {
+			return false
+		}
+	}
+	return true
 }

@@ -112,3 +112,20 @@ func TestDeleteEntityWithCascadeForgetsItsMemories(t *testing.T) {
 	}
 	h.refold()
 }
+
+func TestOneChangedWordIsNeverMerged(t *testing.T) {
+	h := newHarness(t)
+	a := h.remember("Sam ordered a new camera for the home office setup and expects delivery next week.", day(0), nil)
+	for i, other := range []string{
+		"Sam ordered a new router for the home office setup and expects delivery next week.",
+		"Sam ordered a new camera for the home office setup and expects delivery this week.",
+		"Sam ordered a new camera for the home office setup and expects delivery next week urgently.",
+	} {
+		if r := h.remember(other, day(i+1), nil); r.Merged {
+			t.Fatalf("%q was merged into %q", other, a.MemoryID)
+		}
+	}
+	if r := h.remember("sam ordered a NEW camera, for the home office setup; expects delivery next week", day(9), nil); !r.Merged {
+		t.Fatal("the same words restated were not merged")
+	}
+}

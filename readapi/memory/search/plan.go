@@ -163,10 +163,14 @@ func (ix *Index) resolve(sp spec, e *env) *plan {
 		}
 		q.idf = e.lnN1 - float64(ix.dimLn[d]) + 1 // ln(df+1), 0 when unseen
 		q.w = tf * q.idf
-		p.qnorm += q.w * q.w
 		p.dims = append(p.dims, q)
 	}
+	// Sorted before summing: a float sum depends on its order, and a map's
+	// order changes from run to run.
 	slices.SortFunc(p.dims, func(a, b qdim) int { return cmp.Compare(a.dim, b.dim) })
+	for _, q := range p.dims {
+		p.qnorm += q.w * q.w
+	}
 	p.qnorm = math.Sqrt(p.qnorm)
 	return p
 }

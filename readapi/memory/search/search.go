@@ -97,6 +97,10 @@ func (ix *Index) feedbackSpec(op *plan, orig spec, e *env) (spec, bool) {
 	if len(top) == 0 {
 		return spec{}, false
 	}
+	// Sum in slot order: a float sum depends on its order, and the heap's
+	// order of equal candidates does not, so results would drift in the
+	// last bits from run to run.
+	slices.SortFunc(top, func(a, b cand) int { return int(a.slot) - int(b.slot) })
 	inQuery := make(map[int32]bool, len(op.terms))
 	for _, t := range op.terms {
 		inQuery[t.id] = true
