@@ -56,6 +56,11 @@ func (s *Service) run(ctx context.Context, user string, decide decideFunc) (any,
 	batch := e.queue
 	e.queue = nil
 	e.qmu.Unlock()
+	if len(batch) == 0 { // an earlier leader took it and is still waiting for the read model
+		e.mu.Unlock()
+		out := <-j.done
+		return out.value, out.err
+	}
 	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), s.cfg.BatchTimeout)
 	last, err := s.commit(bctx, user, e, batch)
 	e.mu.Unlock()
