@@ -67,7 +67,7 @@ func (a *API) graph(w http.ResponseWriter, r *http.Request, c caller) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	ent, err := a.entity(r, c.UserID, mux.Vars(r)["entity_id"])
+	ent, err := a.resolveEntity(r.Context(), c.UserID, mux.Vars(r)["entity_id"])
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return

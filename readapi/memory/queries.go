@@ -5,7 +5,6 @@ import (
 	stdsql "database/sql"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
@@ -38,12 +37,9 @@ func scanEntity(row interface{ Scan(...any) error }) (entityRow, error) {
 	return e, err
 }
 
-// entity resolves ref (an entity id, a name or an alias, ignoring case and
-// runs of white space) in user's graph; another user's entity is not found.
-func (a *API) entity(r *http.Request, user, ref string) (entityRow, error) {
-	return a.resolveEntity(r.Context(), user, ref)
-}
-
+// resolveEntity resolves ref (an entity id, a name or an alias, ignoring
+// case and runs of white space) in user's graph; another user's entity is
+// not found.
 func (a *API) resolveEntity(ctx context.Context, user, ref string) (entityRow, error) {
 	name := strings.ToLower(strings.Join(strings.Fields(ref), " "))
 	row := a.db.QueryRowContext(ctx, `SELECT `+entityColumns+` FROM `+proj.Schema+`.entities
