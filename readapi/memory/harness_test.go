@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"sync/atomic"
 	"testing"
@@ -15,14 +14,12 @@ import (
 	idcmd "github.com/strata-platform/strata/commands/identity"
 	cmd "github.com/strata-platform/strata/commands/memory"
 	"github.com/strata-platform/strata/domain/memory"
-	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/pgtest"
 	"github.com/strata-platform/strata/eventstore/shred"
-	"github.com/strata-platform/strata/projections"
-	projmemory "github.com/strata-platform/strata/projections/memory"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
 	"github.com/strata-platform/strata/readapi/identity/identitytest"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
+	"github.com/strata-platform/strata/readapi/memory/memorytest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -40,32 +37,11 @@ type world struct {
 
 func start(t *testing.T) *world {
 	t.Helper()
-	w := &world{t: t}
-	keys, err := shred.New(bytes.Repeat([]byte{9}, 32), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.keys = keys
-	api := identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		runner, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger,
-			projections.Config{PollInterval: 5 * time.Millisecond}, projmemory.Projector{Keys: keys})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); runner.Run(ctx) }()
-		t.Cleanup(func() { cancel(); <-done })
-		wait := func(ctx context.Context, key eventstore.Key) error {
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			defer cancel()
-			return runner.WaitFor(wctx, key, projmemory.Name)
-		}
-		w.svc = cmd.New(e.Store, keys, e.Clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
-		w.mem = readmemory.Routes(e.Router, readmemory.Config{Service: w.svc, DB: e.DB, Auth: e.Auth})
+	w := &world{t: t, keys: memorytest.Keys(t)}
+	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
+		w.mem = memorytest.Mount(t, e, w.keys)
+		w.svc = w.mem.Service()
 	})
-	w.api = api
 	return w
 }
 

@@ -1,7 +1,6 @@
 package mcpserver_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,17 +15,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	idcmd "github.com/strata-platform/strata/commands/identity"
-	cmd "github.com/strata-platform/strata/commands/memory"
 	"github.com/strata-platform/strata/domain/memory"
-	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/pgtest"
-	"github.com/strata-platform/strata/eventstore/shred"
-	"github.com/strata-platform/strata/projections"
-	projmemory "github.com/strata-platform/strata/projections/memory"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
 	"github.com/strata-platform/strata/readapi/identity/identitytest"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
 	"github.com/strata-platform/strata/readapi/memory/mcpserver"
+	"github.com/strata-platform/strata/readapi/memory/memorytest"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -43,29 +38,10 @@ type world struct {
 func start(t *testing.T) *world {
 	t.Helper()
 	w := &world{t: t}
-	keys, err := shred.New(bytes.Repeat([]byte{9}, 32), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := memorytest.Keys(t)
 	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
-		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-		runner, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger,
-			projections.Config{PollInterval: 5 * time.Millisecond}, projmemory.Projector{Keys: keys})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); runner.Run(ctx) }()
-		t.Cleanup(func() { cancel(); <-done })
-		wait := func(ctx context.Context, key eventstore.Key) error {
-			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-			defer cancel()
-			return runner.WaitFor(wctx, key, projmemory.Name)
-		}
-		svc := cmd.New(e.Store, keys, e.Clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
-		w.mem = readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth})
-		mcpserver.Routes(e.Router, w.mem, e.Auth, logger)
+		w.mem = memorytest.Mount(t, e, keys)
+		mcpserver.Routes(e.Router, w.mem, e.Auth, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	})
 	return w
 }
