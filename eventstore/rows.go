@@ -27,6 +27,31 @@ type appendRows struct {
 	payloads  []string
 	meta      string
 	occurred  []time.Time
+	// Set only on the rows of a group commit (mergeRows): the stream and
+	// metadata of every row, whose positions are then always given.
+	stypes, sids, metas []string
+}
+
+// mergeRows joins the rows of several appends (each with its positions and
+// versions set) into the rows of one INSERT.
+func mergeRows(parts []*appendRows) *appendRows {
+	m := &appendRows{}
+	for _, r := range parts {
+		m.ulids = append(m.ulids, r.ulids...)
+		m.ids = append(m.ids, r.ids...)
+		m.positions = append(m.positions, r.positions...)
+		m.versions = append(m.versions, r.versions...)
+		m.types = append(m.types, r.types...)
+		m.schemas = append(m.schemas, r.schemas...)
+		m.payloads = append(m.payloads, r.payloads...)
+		m.occurred = append(m.occurred, r.occurred...)
+		for range r.ulids {
+			m.stypes = append(m.stypes, r.stype)
+			m.sids = append(m.sids, r.sid)
+			m.metas = append(m.metas, r.meta)
+		}
+	}
+	return m
 }
 
 // encode turns events into rows and messages, checking every type is registered.

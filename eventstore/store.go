@@ -31,12 +31,14 @@ type Store struct {
 	ids    kernel.IDs
 	logger watermill.LoggerAdapter
 	kick   chan struct{}
+	group  *groupCommit // nil: every Append is its own transaction
 }
 
 // New returns a store over db (opened with the pgx stdlib driver) using the
-// sealed registry reg.
+// sealed registry reg. Appends are grouped by default (see SetGroupCommit).
 func New(db *stdsql.DB, reg *Registry, clock kernel.Clock, ids kernel.IDs) *Store {
-	return &Store{db: db, reg: reg, clock: clock, ids: ids, logger: watermill.NopLogger{}, kick: make(chan struct{}, 1)}
+	return &Store{db: db, reg: reg, clock: clock, ids: ids, logger: watermill.NopLogger{}, kick: make(chan struct{}, 1),
+		group: &groupCommit{maxAppends: DefaultGroupAppends, maxEvents: DefaultGroupEvents, parallel: groupParallel()}}
 }
 
 // DB returns the store's database handle.
@@ -58,7 +60,28 @@ type Appended struct {
 // or AnyVersion), in one transaction: either every event is stored and
 // published, or none is. A version clash returns a kernel conflict error.
 // Metadata comes from the context (WithMetadata).
+//
+// Concurrent appends to different streams at an explicit expected version
+// share a transaction (group commit, see SetGroupCommit); each keeps its own
+// outcome, and a caller whose context ends while it waits still gets the
+// true outcome of its append.
 func (s *Store) Append(ctx context.Context, stream Stream, expected int64, events ...kernel.Event) (Appended, error) {
+	if !s.group.groupable(expected, len(events)) {
+		return s.appendAlone(ctx, stream, expected, events...)
+	}
+	if err := checkAppend(stream, events); err != nil {
+		return Appended{}, err
+	}
+	rows, msgs, err := s.encode(ctx, stream, events)
+	if err != nil {
+		return Appended{}, err
+	}
+	return s.submit(&pendingAppend{ctx: ctx, stream: stream, expected: expected, events: events,
+		rows: rows, msgs: msgs, done: make(chan []*pendingAppend, 1)})
+}
+
+// appendAlone appends in a transaction of its own.
+func (s *Store) appendAlone(ctx context.Context, stream Stream, expected int64, events ...kernel.Event) (Appended, error) {
 	var out Appended
 	err := s.InTx(ctx, func(tx *stdsql.Tx) error {
 		var err error
@@ -103,11 +126,8 @@ func RunInTx(ctx context.Context, db *stdsql.DB, opts *stdsql.TxOptions, fn func
 // be this call's version check (the transaction id then follows the stream's
 // version order): claim unique values after appending, not before.
 func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expected int64, events ...kernel.Event) (Appended, error) {
-	if len(events) == 0 {
-		return Appended{}, kernel.Invalid("events", "min:1", "an append needs at least one event")
-	}
-	if stream.ID == "" || stream.Type == "" {
-		return Appended{}, kernel.Invalid("stream", "required", "stream type and id are required")
+	if err := checkAppend(stream, events); err != nil {
+		return Appended{}, err
 	}
 	rows, msgs, err := s.encode(ctx, stream, events)
 	if err != nil {
@@ -142,6 +162,17 @@ func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expe
 		}
 	}
 	return out, nil
+}
+
+// checkAppend refuses an append with no events or no stream.
+func checkAppend(stream Stream, events []kernel.Event) error {
+	if len(events) == 0 {
+		return kernel.Invalid("events", "min:1", "an append needs at least one event")
+	}
+	if stream.ID == "" || stream.Type == "" {
+		return kernel.Invalid("stream", "required", "stream type and id are required")
+	}
+	return nil
 }
 
 func isUniqueViolation(err error) bool {

@@ -60,6 +60,9 @@ func (b *Batch) reset() {
 func (b *Batch) add(e Envelope) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if b.envs == nil { // sized once for a whole batch; reset keeps the room
+		b.envs = make([]Envelope, 0, DefaultBatchSize)
+	}
 	b.envs = append(b.envs, e)
 	return len(b.envs) - 1
 }
@@ -104,6 +107,17 @@ func (a SchemaAdapter) InsertQuery(topic string, msgs message.Messages) (wsql.Qu
 	r := a.rows
 	if !r.matches(msgs) {
 		return wsql.Query{}, fmt.Errorf("events are published through eventstore.Store.Append only")
+	}
+	if r.sids != nil { // a group commit: several streams, positions drawn
+		return wsql.Query{
+			Query: `INSERT INTO es.events (position, event_id, stream_type, stream_id, stream_version,
+					event_type, schema_version, payload, metadata, occurred_at)
+				SELECT position, id, stype, sid, version, type, schema, payload::jsonb, meta::jsonb, occurred
+				FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::int[],
+					$8::text[], $9::text[], $10::timestamptz[])
+					AS e(position, id, stype, sid, version, type, schema, payload, meta, occurred)`,
+			Args: []any{r.positions, r.ids, r.stypes, r.sids, r.versions, r.types, r.schemas, r.payloads, r.metas, r.occurred},
+		}, nil
 	}
 	if len(msgs) == 1 && len(r.positions) == 1 {
 		return wsql.Query{
