@@ -33,7 +33,7 @@ func (d *doc) factState(t *trigger, c ctx, s sentence) state {
 		return stNone
 	case t.flags&tEnded != 0 || c.ended:
 		return stEnded
-	case c.past && !eventPreds[t.pred]:
+	case c.past && !eventPreds[t.pred] && t.flags&tEventPast == 0:
 		return stEnded
 	}
 	return stNow
@@ -117,6 +117,11 @@ func (d *doc) resolveAndEmit(t *trigger, si, p, q int, subs []arg, subjOK bool, 
 		typed = false
 		var a arg
 		a, ok = d.valueObj(q, end)
+		objs = []arg{a}
+	case objStatus:
+		typed = false
+		var a arg
+		a, ok = d.statusObj(q, end)
 		objs = []arg{a}
 	case objRole:
 		return d.roleFacts(t, si, q, subs, subjOK, c)

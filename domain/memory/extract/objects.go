@@ -207,12 +207,16 @@ func (d *doc) valueObj(q, end int) (arg, bool) {
 	if q < end && d.toks[q].text == ":" {
 		q++
 	}
+	q = d.skipLower(q, end, valueLeads)
 	j := q
 	for j < end && j < q+8 {
 		switch d.toks[j].text {
 		case ",", ";", ".", "(", "!", "\n":
 			end = j
 			continue
+		}
+		if j > q && valueStops[d.toks[j].low] && !d.toks[j].capital {
+			break
 		}
 		j++
 	}
@@ -221,3 +225,11 @@ func (d *doc) valueObj(q, end int) (arg, bool) {
 	}
 	return arg{name: d.span(q, j), kind: Concept, value: true, m: -1, end: j}, true
 }
+
+// valueLeads are adverbs that may open a value slot ("is now Director").
+var valueLeads = setOf(`now currently still officially presently just`)
+
+// valueStops end a free-text value where an adjunct starts ("Director
+// according to the org chart", "part-time for now").
+var valueStops = setOf(`according per this these that which who since so because for at in until as
+right following after before when while effective starting from`)

@@ -27,6 +27,10 @@ expects supposed likely probably maybe perhaps possibly need needs needed wish w
 	subjectBlockers = setOf("at in of for from with by to on about")
 )
 
+// reportVerbs may stand between a subject and a gerund clause about it
+// ("told me about being on staff at Acme").
+var reportVerbs = setOf("shared mentioned told said confirmed explained noted admitted described recalled talked spoke wrote")
+
 // ctx records what stands between a subject and its predicate.
 type ctx struct {
 	neg, modal, ended, past bool
@@ -136,9 +140,13 @@ func (d *doc) apply(t *trigger, si, p, n int) bool {
 func (d *doc) subjects(t *trigger, p int, s sentence, si int) ([]arg, ctx, bool) {
 	var c ctx
 	k := p - 1
+	being := false
 	for ; k >= s.from && k >= p-maxGap; k-- {
 		w := d.toks[k].low
 		switch {
+		case w == "being":
+			being = true // "X shared being employed by Y": X is the subject
+		case being && (reportVerbs[w] || w == "me" || w == "us" || w == "about"):
 		case w == "longer" && k-1 >= s.from && d.toks[k-1].low == "no":
 			c.ended = true
 			k--

@@ -3,6 +3,9 @@ package extract
 // ofHeads take a department after "of" inside a role ("head of design").
 var ofHeads = setOf("head vp svp evp director chief president lead manager officer dean")
 
+// groupNouns may own a role ("the team's data engineer").
+var groupNouns = setOf("team company group org organisation organization department squad startup lab firm")
+
 // founderHeads turn "X is the founder of Y" into founded rather than a role.
 var founderHeads = setOf("founder cofounder co-founder")
 
@@ -17,6 +20,9 @@ func (d *doc) rolePhrase(q, end int) (i, j int, former, ok bool) {
 		return 0, 0, false, false // "is my manager" is a relation, not a role
 	}
 	q = d.skipWords(q, end, roleDeterminers)
+	if q+1 < end && d.toks[q+1].low == "'s" && groupNouns[d.toks[q].low] {
+		q += 2 // "the team's data engineer"
+	}
 	q = d.skipLower(q, end, roleAdjectives)
 	if q >= end {
 		return 0, 0, false, false

@@ -19,21 +19,23 @@ const (
 	objLang                      // human languages
 	objFromTo                    // "from X to Y" (uses)
 	objTeam                      // an org, or a phrase ending in team/board/...
+	objStatus                    // an employment status ("part-time", "on sabbatical")
 )
 
 // tflag qualifies a trigger.
 type tflag uint16
 
 const (
-	tEnded    tflag = 1 << iota // states that the fact ended ("left", "quit")
-	tPassive                    // "founded by": the object is the real subject
-	tBare                       // may open a sentence with an implicit first-person subject
-	tPoss                       // starts with my/his/her/'s, which names the subject
-	tRevSelf                    // "X is my favourite ...": object before, subject Self
-	tSkip                       // up to four words may come before the preposition
-	tKnownOrg                   // the object must be a recognised organisation
-	tTeamOnly                   // the object phrase must end in a team word
-	tNoBare                     // never opens a sentence without a subject
+	tEnded     tflag = 1 << iota // states that the fact ended ("left", "quit")
+	tPassive                     // "founded by": the object is the real subject
+	tBare                        // may open a sentence with an implicit first-person subject
+	tPoss                        // starts with my/his/her/'s, which names the subject
+	tRevSelf                     // "X is my favourite ...": object before, subject Self
+	tSkip                        // up to four words may come before the preposition
+	tKnownOrg                    // the object must be a recognised organisation
+	tTeamOnly                    // the object phrase must end in a team word
+	tNoBare                      // never opens a sentence without a subject
+	tEventPast                   // the past tense states the outcome that holds now ("was named Director")
 )
 
 // trigger is one surface form of a predicate.
@@ -54,6 +56,8 @@ type triggerSpec struct {
 const (
 	possessor = "my|his|her|'s|our|their"
 	be        = "is|am|'m|are|'re|was|were|'s"
+	// factAdjectives may qualify a fact's noun: "her current role is".
+	factAdjectives = "current?|new?|official?|formal?|actual?|present?"
 )
 
 // triggerSpecs maps surface forms to predicates. Patterns are
@@ -70,6 +74,12 @@ var triggerSpecs = []triggerSpec{
 	{"is|'s|am|'m|are|'re no longer at", "works_at", objOrg, tKnownOrg | tEnded | tNoBare},
 	{possessor + " new?|current? job|employer at|with|is", "works_at", objOrg, tPoss},
 	{"works|work|working as", "role", objRole, 0},
+	{"serves|serve|serving|functions|function|functioning as", "role", objRole, 0},
+	{"has|have|holds|hold|took|taken|taking|takes the role|position of", "role", objRole, tEventPast},
+	{"on staff at|with", "works_at", objOrg, 0},
+	{be + " listed|registered as", "status", objStatus, tNoBare},
+	{"listed|registered as", "status", objStatus, tNoBare},
+	{be, "status", objStatus, tNoBare},
 	{be, "role", objRole, tNoBare},
 	{"promoted to", "role", objRole, 0},
 	{"became|becomes", "role", objRole, 0},
@@ -87,10 +97,15 @@ var triggerSpecs = []triggerSpec{
 	{"born in", "born_in", objPlace, tBare},
 	{"born and raised in", "born_in", objPlace, tBare},
 	{"headquartered|located in", "located_in", objPlace, 0},
-	{possessor + " role|position|job is|:", "role", objValue, tPoss},
-	{possessor + " title is|:", "title", objValue, tPoss},
-	{possessor + " job title is|:", "title", objValue, tPoss},
-	{possessor + " status is|:", "status", objValue, tPoss},
+	{possessor + " " + factAdjectives + " role|position|job is|:", "role", objValue, tPoss},
+	{possessor + " " + factAdjectives + " role|position|job on|in|within the team|company|group|org|board is|:", "role", objValue, tPoss},
+	{possessor + " " + factAdjectives + " title|designation is|:", "title", objValue, tPoss},
+	{possessor + " " + factAdjectives + " job title is|:", "title", objValue, tPoss},
+	{possessor + " " + factAdjectives + " employment?|work?|job?|hr? status is|:", "status", objValue, tPoss},
+	{"got|received|earned|given|holds|hold|held the title|designation|rank of?", "title", objValue, tEventPast},
+	{"named|appointed as?", "title", objValue, tNoBare | tEventPast},
+	{be + " named|appointed as?", "title", objValue, tNoBare | tEventPast},
+	{"with the title|designation|rank of?", "title", objValue, tNoBare},
 	{"reports|report|reporting to", "reports_to", objPerson, 0},
 	{possessor + " manager|boss|supervisor is", "reports_to", objPerson, tPoss},
 	{possessor + " manager|boss|supervisor ,", "reports_to", objPerson, tPoss},
