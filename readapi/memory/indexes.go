@@ -123,7 +123,8 @@ func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 	rows, err := tx.QueryContext(ctx, `SELECT m.memory_id, m.namespace, m.memory_type, m.importance, m.created_at,
 			m.content, array_to_json(m.variants)::text,
 			COALESCE((SELECT json_agg(n.entity_id) FROM `+proj.Schema+`.mentions n WHERE n.memory_id = m.memory_id), '[]')::text,
-			COALESCE((SELECT json_agg(json_build_array(e.valid_from, e.valid_until)) FROM `+proj.Schema+`.edges e
+			COALESCE((SELECT json_agg(json_build_object('from', e.valid_from, 'until', e.valid_until,
+				'subject', e.subject_id, 'predicate', e.predicate)) FROM `+proj.Schema+`.edges e
 				WHERE e.memory_id = m.memory_id), '[]')::text
 		FROM `+proj.Schema+`.memories m WHERE m.user_id = $1 AND m.version > $2`, user, u.version)
 	if err != nil {
@@ -152,17 +153,20 @@ func decodeDoc(d *search.Doc, variants, entities, facts string) error {
 	if err := json.Unmarshal([]byte(entities), &d.EntityIDs); err != nil {
 		return err
 	}
-	var spans [][2]*time.Time
+	var spans []struct {
+		From, Until        *time.Time
+		Subject, Predicate string
+	}
 	if err := json.Unmarshal([]byte(facts), &spans); err != nil {
 		return err
 	}
 	for _, s := range spans {
-		iv := search.Interval{}
-		if s[0] != nil {
-			iv.From = s[0].UTC()
+		iv := search.Interval{Subject: s.Subject, Predicate: s.Predicate}
+		if s.From != nil {
+			iv.From = s.From.UTC()
 		}
-		if s[1] != nil {
-			iv.Until = s[1].UTC()
+		if s.Until != nil {
+			iv.Until = s.Until.UTC()
 		}
 		d.Facts = append(d.Facts, iv)
 	}

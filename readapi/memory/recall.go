@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -125,6 +126,9 @@ func (a *API) Recall(ctx context.Context, user string, req RecallRequest) (Recal
 		}
 		q.EntityID = ent.ID
 	}
+	if err := a.askedFacts(ctx, user, &q); err != nil {
+		return out, err
+	}
 	ix, err := a.indexes.For(ctx, user)
 	if err != nil {
 		return out, err
@@ -150,4 +154,30 @@ func (a *API) Recall(ctx context.Context, user string, req RecallRequest) (Recal
 func round(v float64) float64 {
 	const k = 10000
 	return float64(int64(v*k+0.5)) / k
+}
+
+// askedFacts reads the facts q's text asks for (memory.ParseQuestion): the
+// user's entities it names (or the entity filter) and the predicates, so
+// that the memories stating them rank first. A name that is none of the
+// user's entities is ignored.
+func (a *API) askedFacts(ctx context.Context, user string, q *search.Query) error {
+	question := memory.ParseQuestion(q.Text)
+	if len(question.Predicates) == 0 {
+		return nil
+	}
+	for _, name := range question.Names {
+		ent, err := a.resolveEntity(ctx, user, name)
+		if kernel.KindOf(err) == kernel.KindNotFound {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		q.About = append(q.About, ent.ID)
+	}
+	if q.EntityID != "" && !slices.Contains(q.About, q.EntityID) {
+		q.About = append(q.About, q.EntityID)
+	}
+	q.Predicates, q.History = question.Predicates, question.History
+	return nil
 }

@@ -33,6 +33,7 @@ type Index struct {
 	spaces  map[string]int32
 	layers  map[string]int32
 	model   RerankModel
+	facts   map[string][]int32 // factKey(subject, predicate) → slots of live documents stating it
 
 	pool sync.Pool // *scratch
 }
@@ -72,6 +73,7 @@ func New(cfg Config) *Index {
 		terms:  dict{ids: make(map[string]int32)},
 		spaces: make(map[string]int32),
 		layers: make(map[string]int32),
+		facts:  make(map[string][]int32),
 		model:  cfg.Rerank,
 	}
 	if ix.model == (RerankModel{}) {
@@ -125,6 +127,9 @@ func (ix *Index) Upsert(d Doc) {
 	}
 	ix.dls[s] = float32(len(termIDs))
 	ix.ids[d.ID] = s
+	for _, k := range factKeys(d.Facts) {
+		ix.facts[k] = append(ix.facts[k], s)
+	}
 	ix.live++
 	ix.totalDL += float64(len(termIDs))
 	ix.meta[s].approxNorm = float32(ix.vectorNorm(a.dims, math.Log(float64(ix.live)+1)))
@@ -170,6 +175,13 @@ func (ix *Index) removeSlot(s int32) {
 	indexed := len(r.terms)+len(r.dims) > 0
 	m.alive = false
 	delete(ix.ids, r.doc.ID)
+	for _, k := range factKeys(r.doc.Facts) {
+		if l := slices.DeleteFunc(ix.facts[k], func(x int32) bool { return x == s }); len(l) > 0 {
+			ix.facts[k] = l
+		} else {
+			delete(ix.facts, k)
+		}
+	}
 	ix.live--
 	ix.totalDL -= float64(ix.dls[s])
 	runs(r.terms, func(id int32, n int) {
@@ -264,4 +276,21 @@ func (ix *Index) DocFreq(stem string) int {
 		return 0
 	}
 	return int(ix.terms.pl[id].df)
+}
+
+// factKey names a subject's facts of one predicate.
+func factKey(subject, predicate string) string { return subject + "\x00" + predicate }
+
+// factKeys returns the distinct keys of the named facts in facts.
+func factKeys(facts []Interval) []string {
+	var out []string
+	for _, f := range facts {
+		if f.Subject == "" || f.Predicate == "" {
+			continue
+		}
+		if k := factKey(f.Subject, f.Predicate); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import "math"
 // cand is a scored candidate document.
 type cand struct {
 	slot     int32
+	tier     uint8 // 1: answers the question's fact (see Index.tier)
 	score    float64
 	sim      float64
 	rel      float64
@@ -49,7 +50,7 @@ func (ix *Index) run(p *plan, e *env) []cand {
 	for _, c := range top {
 		s := c.slot
 		c.sim = LexicalShare*normBM25(float64(sc.bm[s]), p.bmNorm) + (1-LexicalShare)*ix.vector(p, e, s)
-		if c.sim < MinSimilarity {
+		if c.sim < MinSimilarity && c.tier == 0 {
 			continue
 		}
 		c.score = ix.blend(e, s, c.sim, math.Exp2)
@@ -100,11 +101,15 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 			touch(s)
 		}
 	}
+	for _, s := range e.answers {
+		touch(s)
+	}
 	var h candHeap
 	for _, s := range sc.touched {
 		if !ix.pass(e, s) {
 			continue
 		}
+		tier := ix.tier(e, s)
 		bm := normBM25(float64(sc.bm[s]), p.bmNorm)
 		cos := 0.0
 		if n := float64(ix.meta[s].approxNorm); n > 0 && p.qnorm > 0 {
@@ -113,10 +118,11 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 		sim := LexicalShare*bm + (1-LexicalShare)*cos
 		// Recency is costly; skip documents that cannot enter the heap even
 		// with full recency (supersession and namespace factors are ≤ 1).
-		if len(h) == m && ix.set.wSim*sim+ix.set.wImp*float64(ix.meta[s].importance)+ix.set.wRec < h[0].score {
+		if len(h) == m && (tier < h[0].tier ||
+			tier == h[0].tier && ix.set.wSim*sim+ix.set.wImp*float64(ix.meta[s].importance)+ix.set.wRec < h[0].score) {
 			continue
 		}
-		h.push(cand{slot: s, score: ix.blend(e, s, sim, fastExp2)}, m)
+		h.push(cand{slot: s, tier: tier, score: ix.blend(e, s, sim, fastExp2)}, m)
 	}
 	return h
 }
@@ -132,8 +138,12 @@ func normBM25(sum, norm float64) float64 {
 // candHeap is a bounded min-heap holding the best m candidates pushed.
 type candHeap []cand
 
-// worse orders candidates for the heap: lower score, then higher slot.
+// worse orders candidates for the heap: lower tier, lower score, then
+// higher slot.
 func worse(x, y cand) bool {
+	if x.tier != y.tier {
+		return x.tier < y.tier
+	}
 	if x.score != y.score {
 		return x.score < y.score
 	}

@@ -23,6 +23,9 @@ type env struct {
 	avgdl   float64
 	m       int // candidates scored exactly per variant
 	qemb    []float32
+	asked   map[string]bool // factKeys the query asks for (Query.About × Predicates)
+	history bool
+	answers []int32 // slots of documents stating an asked fact (candidates whatever their words)
 }
 
 // newEnv resolves q's filters. ok is false when nothing can match.
@@ -52,6 +55,16 @@ func (ix *Index) newEnv(q Query, limit int, qemb []float32) (*env, bool) {
 		e.ref = time.Now()
 	}
 	e.refDays = days(e.ref)
+	if len(q.About) > 0 && len(q.Predicates) > 0 {
+		e.asked, e.history = make(map[string]bool), q.History
+		for _, a := range q.About {
+			for _, p := range q.Predicates {
+				k := factKey(a, p)
+				e.asked[k] = true
+				e.answers = append(e.answers, ix.facts[k]...)
+			}
+		}
+	}
 	if e.avgdl <= 0 {
 		e.avgdl = 1
 	}
@@ -86,6 +99,21 @@ func (ix *Index) pass(e *env, s int32) bool {
 		return !d.CreatedAt.After(e.asOf) && (!m.hasFacts || anyValid(d.Facts, e.asOf))
 	}
 	return true
+}
+
+// tier is 1 when the document in slot s answers the question e asks (it
+// states an asked fact holding at the reference time, or any asked fact
+// for a history question), else 0. Answers rank above everything else.
+func (ix *Index) tier(e *env, s int32) uint8 {
+	if e.asked == nil || !ix.meta[s].hasFacts {
+		return 0
+	}
+	for _, f := range ix.recs[s].doc.Facts {
+		if e.asked[factKey(f.Subject, f.Predicate)] && (e.history || f.ValidAt(e.ref)) {
+			return 1
+		}
+	}
+	return 0
 }
 
 func anyValid(facts []Interval, t time.Time) bool {

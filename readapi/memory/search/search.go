@@ -138,10 +138,13 @@ func (ix *Index) feedbackSpec(op *plan, orig spec, e *env) (spec, bool) {
 	return fb, true
 }
 
-// sortCands orders candidates by score descending, then newer CreatedAt,
-// then ID.
+// sortCands orders candidates by tier (answers first), then score
+// descending, then newer CreatedAt, then ID.
 func (ix *Index) sortCands(c []cand) {
 	slices.SortFunc(c, func(a, b cand) int {
+		if a.tier != b.tier {
+			return int(b.tier) - int(a.tier)
+		}
 		if a.score != b.score {
 			if a.score > b.score {
 				return -1

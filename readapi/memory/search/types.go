@@ -22,14 +22,19 @@ type Doc struct {
 	// Variants are other phrasings merged into this memory; they are indexed
 	// together with Text (one field) and are searchable too.
 	Variants []string
-	// Facts are the validity intervals of the graph facts (edges) the memory
-	// states; empty means the memory states no fact.
+	// Facts are the graph facts (edges) the memory states, with their
+	// validity; empty means the memory states no fact.
 	Facts []Interval
 }
 
 // Interval is a fact's validity: [From, Until). A zero Until means the fact
-// is still valid; a zero From means valid since the beginning.
-type Interval struct{ From, Until time.Time }
+// is still valid; a zero From means valid since the beginning. Subject and
+// Predicate name the fact (an entity id and a predicate) for questions that
+// ask for it (Query.About); they may be empty.
+type Interval struct {
+	From, Until        time.Time
+	Subject, Predicate string
+}
 
 // ValidAt reports whether t lies in [From, Until).
 func (iv Interval) ValidAt(t time.Time) bool {
@@ -65,6 +70,14 @@ type Query struct {
 	Expand bool
 	// Rerank reorders the top RerankWindow candidates with the RerankModel.
 	Rerank bool
+	// About and Predicates are the facts the query asks for: a document
+	// stating a fact of one of the About entities with one of the
+	// Predicates is a candidate whatever its words (Answers), and answers
+	// rank above every other document. For a plain question only a fact
+	// holding at the reference time answers it; with History every such
+	// fact does (the question asks how it changed).
+	About, Predicates []string
+	History           bool
 }
 
 // Hit is one search result.
