@@ -12,8 +12,8 @@ const (
 	DefaultRecencyWeight = 0.10
 	// DefaultHalfLife is recency's default half-life: 30 days.
 	DefaultHalfLife = 30 * 24 * time.Hour
-	// DefaultSupersededFactor multiplies the similarity of a document none
-	// of whose facts is valid at the reference time.
+	// DefaultSupersededFactor multiplies the similarity of a document one
+	// of whose facts is not valid at the reference time.
 	DefaultSupersededFactor = 0.6
 	// DefaultNamespaceBoost: in cross-namespace searches a document outside
 	// the requested namespace has its score multiplied by 1 − 0.05.

@@ -32,7 +32,7 @@
 //	                hashed dimension (smoothed TF-IDF, current statistics);
 //	                with an Embedder: 0.5·cosine + 0.5·max(0, dense cosine)
 //	similarity    = 0.5·lexical + 0.5·vector                       ∈ [0, 1]
-//	similarity'   = 0.6·similarity when d has Facts and none is valid at
+//	similarity'   = 0.6·similarity when one of d's Facts is not valid at
 //	                the reference time (superseded), else similarity
 //	recency       = 0.5^(age_days / 30),  age = ref − CreatedAt (≤ 0 → 1)
 //	score         = 0.75·similarity' + 0.15·importance + 0.10·recency
@@ -42,7 +42,11 @@
 // The reference time is Query.AsOf, else Query.Now, else the wall clock.
 // Weights (normalised to sum 1), half-life, the 0.6 supersession factor and
 // the 0.05 namespace boost are configurable; see Config and the constants.
-// Hits are sorted by score descending, then newer CreatedAt, then ID.
+// Hits are sorted by score descending, then newer CreatedAt, then ID,
+// except that documents answering the query's fact question (Query.About
+// and Predicates: a fact of an asked entity and predicate holding at the
+// reference time, or any such fact with History) come before all others.
+// They are candidates whatever their words and need no MinSimilarity.
 //
 // Candidates come from the posting lists only: every posting of every query
 // term (BM25 is exact), and the postings of the query's word features and

@@ -96,7 +96,7 @@ func (ix *Index) pass(e *env, s int32) bool {
 		return false
 	case e.hasAsOf:
 		d := &ix.recs[s].doc
-		return !d.CreatedAt.After(e.asOf) && (!m.hasFacts || anyValid(d.Facts, e.asOf))
+		return !d.CreatedAt.After(e.asOf) && (!m.hasFacts || allValid(d.Facts, e.asOf))
 	}
 	return true
 }
@@ -116,13 +116,15 @@ func (ix *Index) tier(e *env, s int32) uint8 {
 	return 0
 }
 
-func anyValid(facts []Interval, t time.Time) bool {
+// allValid reports whether every fact holds at t: a memory stating
+// something that no longer held (or did not hold yet) at t is stale then.
+func allValid(facts []Interval, t time.Time) bool {
 	for _, f := range facts {
-		if f.ValidAt(t) {
-			return true
+		if !f.ValidAt(t) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // blend is the final score of the document in slot s with similarity sim:
@@ -130,7 +132,7 @@ func anyValid(facts []Interval, t time.Time) bool {
 // math.Exp2, or fastExp2 for the candidate pass's estimates.
 func (ix *Index) blend(e *env, s int32, sim float64, exp2 func(float64) float64) float64 {
 	m := &ix.meta[s]
-	if m.hasFacts && !anyValid(ix.recs[s].doc.Facts, e.ref) {
+	if m.hasFacts && !allValid(ix.recs[s].doc.Facts, e.ref) {
 		sim *= ix.set.superseded
 	}
 	rec := 1.0

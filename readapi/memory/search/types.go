@@ -57,7 +57,7 @@ type Query struct {
 	// "" means all.
 	EntityID string
 	// AsOf, when set, restricts results to documents with CreatedAt <= AsOf
-	// whose Facts, if any, include one valid at AsOf, and is the reference
+	// whose Facts, if any, were all valid at AsOf, and is the reference
 	// time for recency and supersession. Zero means now.
 	AsOf time.Time
 	// Now is the reference time for recency and supersession when AsOf is
