@@ -97,6 +97,13 @@ func ParseQuestion(q string) Question {
 			out.Names = append(out.Names, m.Name)
 		}
 	}
+	// A name no gazetteer knows is still a run of capitalised words; the
+	// caller looks each up in the user's graph and ignores the others.
+	for _, n := range capitalisedRuns(q) {
+		if !slices.Contains(out.Names, n) && len(out.Names) < maxQuestionNames {
+			out.Names = append(out.Names, n)
+		}
+	}
 	words := questionWords(q)
 	used := make([]bool, len(words))
 	found := map[string]bool{}
@@ -138,6 +145,44 @@ func ParseQuestion(q string) Question {
 		!slices.Contains(words, "do") && !slices.Contains(words, "did")) {
 		out.History = true
 	}
+	return out
+}
+
+// maxQuestionNames bounds the names a question yields (each costs a lookup).
+const maxQuestionNames = 4
+
+// questionOpeners are capitalised words that open questions, not names.
+var questionOpeners = map[string]bool{"what": true, "which": true, "where": true, "who": true, "whom": true,
+	"whose": true, "when": true, "how": true, "why": true, "is": true, "are": true, "was": true, "were": true,
+	"does": true, "do": true, "did": true, "has": true, "have": true, "had": true, "can": true, "could": true,
+	"should": true, "would": true, "will": true, "tell": true, "any": true, "in": true, "on": true, "at": true,
+	"for": true, "the": true, "a": true, "an": true, "i": true, "please": true, "list": true, "show": true}
+
+// capitalisedRuns returns the runs of capitalised words in q (a possessive
+// "'s" dropped), leaving out question openers and single letters.
+func capitalisedRuns(q string) []string {
+	var out, run []string
+	flush := func() {
+		if len(run) > 0 {
+			out = append(out, strings.Join(run, " "))
+		}
+		run = run[:0]
+	}
+	for _, f := range strings.Fields(q) {
+		w := strings.TrimRight(strings.ReplaceAll(f, "’", "'"), "?!.,;:)\"")
+		poss := strings.HasSuffix(w, "'s")
+		w = strings.TrimSuffix(w, "'s")
+		r := []rune(w)
+		if len(r) < 2 || !unicode.IsUpper(r[0]) || !unicode.IsLetter(r[len(r)-1]) || (len(run) == 0 && questionOpeners[strings.ToLower(w)]) {
+			flush()
+			continue
+		}
+		run = append(run, w)
+		if poss || w != strings.TrimRight(f, "?!.,;:)\"") && !strings.HasSuffix(f, "'s") && !strings.HasSuffix(f, "’s") {
+			flush() // a possessive or punctuation ends the name
+		}
+	}
+	flush()
 	return out
 }
 

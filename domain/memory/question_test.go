@@ -43,3 +43,22 @@ func TestParseQuestion(t *testing.T) {
 		}
 	}
 }
+
+// Names no gazetteer knows are still offered, as capitalised runs.
+func TestQuestionNamesIncludeUnknownNames(t *testing.T) {
+	cases := []struct {
+		q    string
+		want []string
+	}{
+		{"What job did Minjun Balogun do in Q2 2023?", []string{"Minjun Balogun"}},
+		{"Which organization is Minjun Balogun with?", []string{"Minjun Balogun"}},
+		{"What is Zorblax Quenby's role?", []string{"Zorblax Quenby"}},
+		{"Where does Maria Lopez work?", []string{"Maria Lopez"}},
+		{"Who does Quenby work for, Initech or Globex?", []string{"Quenby", "Initech", "Globex"}},
+	}
+	for _, c := range cases {
+		if got := ParseQuestion(c.q).Names; !slices.Equal(got, c.want) {
+			t.Errorf("%q: names %q, want %q", c.q, got, c.want)
+		}
+	}
+}

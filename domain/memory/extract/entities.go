@@ -41,6 +41,7 @@ func (d *doc) recognise() {
 		if !d.toks[i].word {
 			continue
 		}
+		d.selfCands(i)
 		d.gazetteerCands(i)
 		d.personCands(i)
 		d.orgCands(i)

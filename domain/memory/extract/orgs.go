@@ -6,7 +6,9 @@ technologies technology systems group holdings bank university college institute
 capital ventures partners robotics health healthcare analytics ai software solutions networks
 industries enterprises consulting studios games pharmaceuticals pharma therapeutics biosciences
 logistics motors airlines airways insurance hospital clinic school academy society association
-agency fund trust dynamics semiconductor electronics biotech fintech bancorp`)
+agency fund trust dynamics semiconductor electronics biotech fintech bancorp energy power media
+mobility materials security aerospace communications telecom entertainment publishing financial
+foods brands retail markets`)
 
 // orgOfHeads start "X of Y" organisation names ("University of Lagos").
 var orgOfHeads = setOf(`university institute bank school college academy museum ministry

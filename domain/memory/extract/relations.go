@@ -147,6 +147,8 @@ func (d *doc) subjects(t *trigger, p int, s sentence, si int) ([]arg, ctx, bool)
 		case w == "being":
 			being = true // "X shared being employed by Y": X is the subject
 		case being && (reportVerbs[w] || w == "me" || w == "us" || w == "about"):
+		case w == "present" && k-1 >= s.from && d.toks[k-1].low == "at":
+			k-- // "Ana at present is employed by Acme"
 		case w == "longer" && k-1 >= s.from && d.toks[k-1].low == "no":
 			c.ended = true
 			k--

@@ -4,8 +4,11 @@ package extract
 // sabbatical" states a status while "X is happy" states nothing.
 var (
 	// statusWords are one-word statuses ("part-time", "retired").
+	// Where someone works ("remote", "hybrid") and passing states ("on call")
+	// are not employment statuses: "Sam is remote until the physio clears
+	// him" must not replace Sam's status.
 	statusWords = setOf(`full-time part-time fulltime parttime freelance freelancing self-employed retired
-unemployed furloughed remote hybrid seasonal temporary permanent interim contract on-call`)
+unemployed furloughed`)
 	// statusNouns follow "a"/"an" ("a contractor").
 	statusNouns = setOf(`contractor freelancer volunteer temp`)
 	// leaveKinds qualify "leave" ("on parental leave").

@@ -103,6 +103,7 @@ var triggerSpecs = []triggerSpec{
 	{possessor + " " + factAdjectives + " job title is|:", "title", objValue, tPoss},
 	{possessor + " " + factAdjectives + " employment?|work?|job?|hr? status is|:", "status", objValue, tPoss},
 	{"got|received|earned|given|holds|hold|held the title|designation|rank of?", "title", objValue, tEventPast},
+	{possessor + " email? signature now? reads|says", "title", objValue, tPoss},
 	{"named|appointed as?", "title", objValue, tNoBare | tEventPast},
 	{be + " named|appointed as?", "title", objValue, tNoBare | tEventPast},
 	{"with the title|designation|rank of?", "title", objValue, tNoBare},
