@@ -10,6 +10,7 @@ import (
 
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
+	proj "github.com/strata-platform/strata/projections/memory"
 	"github.com/strata-platform/strata/readapi/httpx"
 	"github.com/strata-platform/strata/readapi/memory/search"
 )
@@ -165,19 +166,73 @@ func (a *API) askedFacts(ctx context.Context, user string, q *search.Query) erro
 	if len(question.Predicates) == 0 {
 		return nil
 	}
-	for _, name := range question.Names {
-		ent, err := a.resolveEntity(ctx, user, name)
-		if kernel.KindOf(err) == kernel.KindNotFound {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		q.About = append(q.About, ent.ID)
+	ids, err := a.entityIDs(ctx, user, question.Names)
+	if err != nil {
+		return err
 	}
+	q.About = ids
 	if q.EntityID != "" && !slices.Contains(q.About, q.EntityID) {
 		q.About = append(q.About, q.EntityID)
 	}
 	q.Predicates, q.History = question.Predicates, question.History
 	return nil
+}
+
+// entityIDs resolves names (case and white space ignored) to the user's
+// entities in at most two queries: exact names through the name index, then
+// aliases for the names left. Names of no entity are skipped.
+func (a *API) entityIDs(ctx context.Context, user string, names []string) ([]string, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	want := make([]string, 0, len(names))
+	for _, n := range names {
+		if n = strings.ToLower(strings.Join(strings.Fields(n), " ")); n != "" && !slices.Contains(want, n) {
+			want = append(want, n)
+		}
+	}
+	found := map[string]string{}
+	lookup := func(q string, names []string) error {
+		rows, err := a.db.QueryContext(ctx, q, user, names)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var n, id string
+			if err := rows.Scan(&n, &id); err != nil {
+				return err
+			}
+			if _, ok := found[n]; !ok {
+				found[n] = id
+			}
+		}
+		return rows.Err()
+	}
+	err := lookup(`SELECT lower(name), entity_id FROM `+proj.Schema+`.entities
+		WHERE user_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY memory_count DESC, entity_id`, want)
+	if err != nil {
+		return nil, err
+	}
+	var rest []string
+	for _, n := range want {
+		if _, ok := found[n]; !ok {
+			rest = append(rest, n)
+		}
+	}
+	if len(rest) > 0 {
+		err = lookup(`SELECT n, e.entity_id FROM unnest($2::text[]) n
+			JOIN `+proj.Schema+`.entities e ON e.user_id = $1 AND EXISTS (SELECT 1 FROM unnest(e.aliases) al WHERE lower(al) = n)
+			ORDER BY e.memory_count DESC, e.entity_id`, rest)
+		if err != nil {
+			return nil, err
+		}
+	}
+	var out []string
+	for _, n := range want {
+		if id, ok := found[n]; ok && !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out, nil
 }
