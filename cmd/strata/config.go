@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
+	"github.com/strata-platform/strata/eventstore/pgcluster"
 )
 
 // Config is Strata's configuration, read from the environment (README.md has
@@ -26,6 +27,7 @@ type Config struct {
 	MaxUploadBytes int64
 	Version        string
 	ReadWaitLimit  int    // milliseconds a route waits for its projectors (read-your-writes)
+	SharedBuffers  string // shared_buffers of the embedded cluster ("" keeps PostgreSQL's default)
 	MasterKey      string // base64 of 32 bytes; empty: <data dir>/master.key
 	SMTPURL        string // empty: the dev mailbox under <data dir>/mail
 	Issuer         string // public base URL of the platform API (JWT iss)
@@ -86,6 +88,12 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, fmt.Errorf("STRATA_READ_WAIT_MS: must be a positive integer, got %q", env["STRATA_READ_WAIT_MS"])
 	}
 	c.ReadWaitLimit = w
+	c.SharedBuffers = get("STRATA_PG_SHARED_BUFFERS", "auto")
+	if c.SharedBuffers == "auto" {
+		c.SharedBuffers = pgcluster.AutoSharedBuffers()
+	} else if err := pgcluster.CheckSize(c.SharedBuffers); err != nil {
+		return c, fmt.Errorf("STRATA_PG_SHARED_BUFFERS: %w", err)
+	}
 	c.MasterKey = get("STRATA_MASTER_KEY", "")
 	c.SMTPURL = get("STRATA_SMTP_URL", "")
 	c.Issuer = strings.TrimRight(get("STRATA_PUBLIC_URL", "http://"+c.Addrs["api"]), "/")

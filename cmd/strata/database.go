@@ -88,7 +88,8 @@ func (c *command) embedded(ctx context.Context, d *database) error {
 		d.URL = u
 		return nil
 	}
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: c.cfg.DataDir, Logger: c.logger})
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: c.cfg.DataDir, Logger: c.logger,
+		SharedBuffers: c.cfg.SharedBuffers})
 	if err != nil {
 		return fmt.Errorf("embedded PostgreSQL (set DATABASE_URL to use another server): %w", err)
 	}

@@ -49,6 +49,9 @@ type Options struct {
 	// and full_page_writes are off, and initdb does not sync. A crash of the
 	// machine (not of PostgreSQL) may then corrupt the cluster.
 	Fast bool
+	// SharedBuffers is the server's shared_buffers (a size such as 1GB,
+	// see CheckSize); "" keeps PostgreSQL's default.
+	SharedBuffers string
 }
 
 // Cluster is a running private PostgreSQL server. Its methods are safe for
@@ -77,6 +80,11 @@ type Cluster struct {
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.DataDir == "" {
 		return nil, errors.New("pgcluster: Options.DataDir is empty")
+	}
+	if opts.SharedBuffers != "" {
+		if err := CheckSize(opts.SharedBuffers); err != nil {
+			return nil, fmt.Errorf("pgcluster: shared_buffers: %w", err)
+		}
 	}
 	logger := opts.Logger
 	if logger == nil {

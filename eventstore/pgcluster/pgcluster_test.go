@@ -112,11 +112,15 @@ func TestRestartKeepsData(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	dir := dataDir(t)
-	c := start(t, Options{DataDir: dir})
+	c := start(t, Options{DataDir: dir, SharedBuffers: "160MB"})
 	db := open(t, c)
 	var one int
 	if err := db.QueryRow("SELECT 1").Scan(&one); err != nil || one != 1 {
 		t.Fatalf("SELECT 1 = %d, %v", one, err)
+	}
+	var buffers string
+	if err := db.QueryRow("SHOW shared_buffers").Scan(&buffers); err != nil || buffers != "160MB" {
+		t.Fatalf("shared_buffers = %q, %v; want the 160MB asked for", buffers, err)
 	}
 	var maxConns int
 	if err := db.QueryRow("SELECT current_setting('max_connections')::int").Scan(&maxConns); err != nil || maxConns < 200 {
@@ -312,5 +316,24 @@ func TestWithDatabase(t *testing.T) {
 		if cfg, err := pgx.ParseConfig(got); err != nil || cfg.Database != "t_1" {
 			t.Errorf("%q: database %v, %v", got, cfg, err)
 		}
+	}
+}
+
+func TestSharedBuffersSizes(t *testing.T) {
+	for _, ok := range []string{"128MB", "1GB", "512kB"} {
+		if err := CheckSize(ok); err != nil {
+			t.Errorf("CheckSize(%q) = %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", "1G", "0MB", "-1MB", "1GB; rm -rf /", "lots"} {
+		if err := CheckSize(bad); err == nil {
+			t.Errorf("CheckSize(%q) accepted", bad)
+		}
+	}
+	if _, err := Start(context.Background(), Options{DataDir: t.TempDir(), SharedBuffers: "1GB -c fsync=off"}); err == nil {
+		t.Fatal("Start accepted a shared_buffers that is not a size")
+	}
+	if v := AutoSharedBuffers(); v != "" && CheckSize(v) != nil {
+		t.Fatalf("AutoSharedBuffers() = %q, not a size", v)
 	}
 }

@@ -77,6 +77,9 @@ func (c *Cluster) start(ctx context.Context, opts Options) error {
 			"-c", "listen_addresses=127.0.0.1",
 			"-c", "max_connections=" + strconv.Itoa(MaxConnections),
 		}
+		if opts.SharedBuffers != "" {
+			settings = append(settings, "-c", "shared_buffers="+opts.SharedBuffers)
+		}
 		if opts.Fast {
 			settings = append(settings, "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off")
 		}
