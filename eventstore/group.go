@@ -99,7 +99,11 @@ func (g *groupCommit) groupable(expected int64, n int) bool {
 }
 
 // submit queues p and returns when its outcome is known, leading group
-// commits while it holds a leader's place.
+// commits while it holds a leader's place. A leader steps down only on an
+// empty queue, so a caller that becomes a leader on arrival finds just its
+// own append queued; should its append ever be left for a later group
+// (another append to its stream queued first, or a full group), it leads
+// the following groups too, until its own has run.
 func (s *Store) submit(p *pendingAppend) (Appended, error) {
 	g := s.group
 	g.mu.Lock()
@@ -115,22 +119,31 @@ func (s *Store) submit(p *pendingAppend) (Appended, error) {
 			return p.out, p.err
 		}
 	}
-	s.commitGroup(batch)
-	for _, q := range batch {
-		if q != p {
-			q.done <- nil
+	for {
+		s.commitGroup(batch)
+		mine := false
+		for _, q := range batch {
+			if q == p {
+				mine = true
+			} else {
+				q.done <- nil
+			}
 		}
+		g.mu.Lock()
+		next := g.takeLocked() // never empty while p is still queued
+		if len(next) == 0 {
+			g.active--
+		}
+		g.mu.Unlock()
+		if !mine {
+			batch = next
+			continue
+		}
+		if len(next) > 0 {
+			next[0].done <- next // its caller leads the next group
+		}
+		return p.out, p.err
 	}
-	g.mu.Lock()
-	next := g.takeLocked()
-	if len(next) == 0 {
-		g.active--
-	}
-	g.mu.Unlock()
-	if len(next) > 0 {
-		next[0].done <- next // its caller leads the next group
-	}
-	return p.out, p.err
 }
 
 // takeLocked removes the next group from the queue: in arrival order, at

@@ -198,3 +198,58 @@ func TestGroupCommitSkipsAnAbandonedAppend(t *testing.T) {
 		t.Fatalf("abandoned stream: version %d, %v; want nothing written", v, err)
 	}
 }
+
+// Appends to a few hot streams queue behind each other (a group holds one
+// append per stream, four at most here): every caller gets its own outcome,
+// exactly one winner per stream and version, never a success it did not
+// have.
+func TestGroupCommitLeaderWaitsForItsOwnAppend(t *testing.T) {
+	t.Parallel()
+	s := newStore(t)
+	s.SetGroupCommit(4, 4096, 2)
+	ctx := context.Background()
+	const streams, writers = 3, 40
+	for k := range streams {
+		if _, err := s.Append(ctx, eventstore.Stream{Type: "test.note", ID: fmt.Sprint("hot-", k)}, eventstore.NoStream, noted{Text: "first"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for round := range 5 {
+		errs := make([]error, writers)
+		results := make([]eventstore.Appended, writers)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				stream := eventstore.Stream{Type: "test.note", ID: fmt.Sprint("hot-", i%streams)}
+				results[i], errs[i] = s.Append(ctx, stream, int64(round+1), noted{Text: fmt.Sprint("round ", round, " writer ", i)})
+			}()
+		}
+		close(start)
+		wg.Wait()
+		wins := make([]int, streams)
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				if results[i].ToVersion != int64(round+2) || len(results[i].EventIDs) != 1 {
+					t.Fatalf("round %d writer %d: success without its append: %+v", round, i, results[i])
+				}
+				wins[i%streams]++
+			case errors.Is(err, kernel.ErrConflict):
+			default:
+				t.Fatalf("round %d writer %d: %v", round, i, err)
+			}
+		}
+		for k, w := range wins {
+			if w != 1 {
+				t.Fatalf("round %d: stream hot-%d had %d winners, want 1", round, k, w)
+			}
+			if v, err := s.Version(ctx, fmt.Sprint("hot-", k)); err != nil || v != int64(round+2) {
+				t.Fatalf("round %d: hot-%d at version %d, %v", round, k, v, err)
+			}
+		}
+	}
+}
