@@ -64,7 +64,7 @@ func (s *Store) commitGroup(batch []*pendingAppend) {
 		} else if cerr := tx.Commit(); cerr != nil {
 			for _, p := range live {
 				if p.err == nil {
-					p.err = fmt.Errorf("append %s: commit: %w", p.stream.ID, cerr)
+					p.out, p.err = Appended{}, fmt.Errorf("append %s: commit: %w", p.stream.ID, cerr)
 				}
 			}
 			return
