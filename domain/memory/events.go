@@ -138,7 +138,10 @@ type EdgeText struct {
 // EdgeAsserted records a fact: subject predicate object, valid from
 // ValidFrom. An edge extracted from a memory is sealed under the memory's
 // key (forgetting the memory makes it unreadable); one recorded with relate
-// is sealed under its subject's key.
+// is sealed under its subject's key. With Ends, the statement is that the
+// fact had stopped holding by ValidFrom ("Ana left Globex", "no longer
+// lives in Oslo"): such an edge is never current itself, and it ends the
+// subject's edges with the same predicate and object that began before it.
 type EdgeAsserted struct {
 	EdgeID     string        `json:"edge_id"`
 	UserID     string        `json:"user_id"`
@@ -146,6 +149,7 @@ type EdgeAsserted struct {
 	ObjectID   string        `json:"object_id"`
 	Confidence float64       `json:"confidence"`
 	Exclusive  bool          `json:"exclusive"` // single-valued: a different object supersedes it
+	Ends       bool          `json:"ends,omitempty"`
 	MemoryID   string        `json:"memory_id,omitempty"`
 	ValidFrom  time.Time     `json:"valid_from"`
 	Secret     kernel.Sealed `json:"secret"`

@@ -38,7 +38,8 @@ type validity struct {
 // sweeping the edges in ValidFrom order, an exclusive edge (a single-valued
 // predicate, or one forced exclusive) ends every edge still current with a
 // different object at its own ValidFrom; an edge with the same object is a
-// confirmation and stays current beside it. Non-exclusive edges end only
+// confirmation and stays current beside it. An ending edge ("left Globex")
+// ends every edge still current with its object at its ValidFrom. Non-exclusive edges end only
 // when a later exclusive edge replaces them. It emits EdgeSuperseded for
 // every edge whose end changes and EdgeReinstated for every edge that is
 // current again, so the outcome never depends on the order facts arrived in.
@@ -50,6 +51,19 @@ func (d *Decision) settle(subject, predicate string) {
 	want := make(map[string]validity, len(edges))
 	var current []*Edge
 	for _, e := range edges {
+		if e.Ends { // "left Globex": ends what it names, is never current itself
+			kept := current[:0]
+			for _, c := range current {
+				if c.ObjectID == e.ObjectID {
+					from := e.ValidFrom
+					want[c.ID] = validity{until: &from, by: e.ID}
+				} else {
+					kept = append(kept, c)
+				}
+			}
+			current = kept
+			continue
+		}
 		if e.Exclusive {
 			kept := current[:0]
 			for _, c := range current {
@@ -68,6 +82,9 @@ func (d *Decision) settle(subject, predicate string) {
 		want[c.ID] = validity{}
 	}
 	for _, e := range edges {
+		if e.Ends {
+			continue
+		}
 		w := want[e.ID]
 		switch {
 		case w.until == nil && e.ValidUntil != nil:

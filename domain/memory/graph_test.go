@@ -64,6 +64,9 @@ func (h *harness) timeline(subject, predicate string) []string {
 	}
 	var out []string
 	for _, e := range h.s.chain(ent.ID, predicate) {
+		if e.Ends {
+			continue // a statement that a fact ended is no fact of its own
+		}
 		until := "now"
 		if e.ValidUntil != nil {
 			until = fmt.Sprint(int(e.ValidUntil.Sub(t0).Hours() / 24))

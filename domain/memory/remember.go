@@ -123,6 +123,19 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 			Text: &EdgeText{Predicate: pred}})
 		out.Superseded = append(out.Superseded, d.settleNew(subject.ID, pred, edge)...)
 	}
+	for _, r := range found.Ended { // "left Globex": the fact ended by the time this was stated
+		subject := d.entity(r.Subject, string(r.SubjectKind), false, in.At)
+		object := d.entity(r.Object, string(r.ObjectKind), false, in.At)
+		pred, err := NormalizePredicate(r.Predicate)
+		if err != nil || subject.ID == object.ID {
+			continue
+		}
+		edge := d.newID("edge")
+		d.emit(&EdgeAsserted{EdgeID: edge, UserID: d.s.UserID, SubjectID: subject.ID, ObjectID: object.ID,
+			Confidence: ExtractedConfidence, Ends: true, MemoryID: id, ValidFrom: in.At, At: d.now,
+			Text: &EdgeText{Predicate: pred}})
+		out.Superseded = append(out.Superseded, d.settleNew(subject.ID, pred, edge)...)
+	}
 	return out
 }
 

@@ -129,3 +129,31 @@ func TestOneChangedWordIsNeverMerged(t *testing.T) {
 		t.Fatal("the same words restated were not merged")
 	}
 }
+
+// "Priya left Globex" ends the fact at the time it was stated, whatever the
+// order the statements arrive in; re-joining starts a new fact; forgetting
+// the statement makes the fact current again.
+func TestEndedFactsEndTheEdge(t *testing.T) {
+	h := newHarness(t)
+	h.remember("Priya Raman works at Globex Corporation.", day(0), nil)
+	left := h.remember("Priya Raman left Globex Corporation last week.", day(40), nil)
+	if len(left.Superseded) != 1 {
+		t.Fatalf("left = %+v, want one fact ended", left)
+	}
+	h.expect("Priya Raman", "works_at", "Globex Corporation@0..40")
+	h.remember("Priya Raman rejoined Globex Corporation as a staff engineer.", day(60), nil)
+	h.expect("Priya Raman", "works_at", "Globex Corporation@0..40", "Globex Corporation@60..now")
+	h.do(func(d *Decision) error { return d.Forget(left.MemoryID) })
+	h.expect("Priya Raman", "works_at", "Globex Corporation@0..now", "Globex Corporation@60..now")
+	h.refold()
+
+	// Out of order: the end is stated before the fact it ends is recorded.
+	h.remember("Tomas Berg no longer works at Initech Systems.", day(50), nil)
+	h.remember("Tomas Berg works at Initech Systems.", day(10), nil)
+	h.expect("Tomas Berg", "works_at", "Initech Systems@10..50")
+	// An end names its object: another employer is untouched.
+	h.remember("Tomas Berg works at Hooli Labs.", day(55), nil)
+	h.remember("Tomas Berg left Initech Systems.", day(70), nil)
+	h.expect("Tomas Berg", "works_at", "Initech Systems@10..50", "Hooli Labs@55..now")
+	h.refold()
+}

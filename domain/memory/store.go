@@ -42,6 +42,7 @@ type Edge struct {
 	Predicate    string // "" when unreadable
 	Confidence   float64
 	Exclusive    bool
+	Ends         bool // states that the fact ended (EdgeAsserted.Ends): never current
 	MemoryID     string
 	ValidFrom    time.Time
 	ValidUntil   *time.Time
@@ -123,7 +124,7 @@ func (s *Store) Apply(ev kernel.Event) {
 	case *EdgeAsserted:
 		s.seq++
 		ed := &Edge{ID: e.EdgeID, SubjectID: e.SubjectID, ObjectID: e.ObjectID, Confidence: e.Confidence,
-			Exclusive: e.Exclusive, MemoryID: e.MemoryID, ValidFrom: e.ValidFrom, seq: s.seq}
+			Exclusive: e.Exclusive, Ends: e.Ends, MemoryID: e.MemoryID, ValidFrom: e.ValidFrom, seq: s.seq}
 		if e.Text != nil {
 			ed.Predicate = e.Text.Predicate
 		}

@@ -37,6 +37,9 @@ func (b *batch) apply(ctx context.Context, ev kernel.Event) error {
 	case *memory.EntityDeleted:
 		return b.entityDeleted(ctx, e)
 	case *memory.EdgeAsserted:
+		if e.Ends {
+			return nil // no fact of its own: the edges it ends arrive as EdgeSuperseded
+		}
 		if err := b.exec(ctx, `INSERT INTO edges (edge_id, user_id, subject_id, predicate, object_id, confidence,
 			exclusive, valid_from, status, memory_id, created_at)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'current', NULLIF($9, ''), $10) ON CONFLICT (edge_id) DO NOTHING`,

@@ -1,6 +1,9 @@
 package memory_test
 
-import "testing"
+import (
+	"net/http"
+	"testing"
+)
 
 // A question about a fact finds the memory stating it even when the words
 // differ ("employer" / "employed by"), ranks the fact holding now above the
@@ -38,4 +41,48 @@ func indexOf(ids []string, id string) int {
 		}
 	}
 	return -1
+}
+
+// "Lena left Initech" ends the fact: the timeline shows it ended when that
+// was said, a question about now gets no stale answer first, and as_of
+// before the end still answers with it.
+func TestAnEndedFactIsNoLongerCurrent(t *testing.T) {
+	w := start(t)
+	u := w.register("Ada")
+	t1, t2 := "2024-01-10T09:00:00Z", "2025-02-01T09:00:00Z"
+	was := w.remember(u, "Lena Vogt works at Initech Systems.", map[string]any{"occurred_at": t1})["memory_id"].(string)
+	res := w.remember(u, "Lena Vogt left Initech Systems last month.", map[string]any{"occurred_at": t2})
+	if res["facts_superseded"] != float64(1) {
+		t.Fatalf("remember = %v, want one fact ended", res)
+	}
+	edges := w.edges(u, "Lena Vogt", "works_at")
+	if len(edges) != 1 || edges[0]["status"] != "superseded" || edges[0]["valid_until"] != t2 {
+		t.Fatalf("works_at edges = %v, want Initech ended at %s", edges, t2)
+	}
+	then := w.recall(u, "Where does Lena Vogt work?", map[string]any{"as_of": "2024-06-01T00:00:00Z"})
+	if len(then) == 0 || then[0] != was {
+		t.Fatalf("as_of recall = %v, want %s first", then, was)
+	}
+	// Now the statement is stale: it scores below the same statement in a
+	// store where nothing ended it.
+	v := w.register("Bea")
+	w.remember(v, "Lena Vogt works at Initech Systems.", map[string]any{"occurred_at": t1})
+	ended, kept := w.score(u, "Where does Lena Vogt work?", was), w.score(v, "Where does Lena Vogt work?", "")
+	if !(ended > 0 && kept > ended) {
+		t.Fatalf("score of the ended statement %v, of the same statement never ended %v: want lower", ended, kept)
+	}
+}
+
+// score returns the score recall gives memory id (the first hit when id is
+// empty), 0 when it is not recalled.
+func (w *world) score(u *user, query, id string) float64 {
+	w.t.Helper()
+	res := w.must(u, http.StatusOK, "POST", base+"/recall", map[string]any{"query": query})
+	for _, r := range res["results"].([]any) {
+		h := r.(map[string]any)
+		if id == "" || h["memory_id"] == id {
+			return h["score"].(float64)
+		}
+	}
+	return 0
 }
