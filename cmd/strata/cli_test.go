@@ -191,7 +191,8 @@ func TestUsageErrorsExitTwoAndNameTheProblem(t *testing.T) {
 			t.Errorf("strata %v: exit %d, stderr %q; want exit 2 mentioning %q", tc.args, code, errOut, tc.want)
 		}
 	}
-	for name, bad := range map[string]string{"STRATA_MAX_BODY_BYTES": "lots", "STRATA_PG_SHARED_BUFFERS": "1GB; DROP"} {
+	for name, bad := range map[string]string{"STRATA_MAX_BODY_BYTES": "lots", "STRATA_PG_SHARED_BUFFERS": "1GB; DROP",
+		"STRATA_EMBEDDINGS_URL": "ftp://models.example"} {
 		if _, errOut, code := (cli{t: t, env: map[string]string{name: bad}}).run("version"); code != 2 || !strings.Contains(errOut, name) {
 			t.Errorf("bad %s: exit %d, %q", name, code, errOut)
 		}

@@ -12,6 +12,7 @@ import (
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
+	"github.com/strata-platform/strata/readapi/memory/embeddings"
 )
 
 // Config is Strata's configuration, read from the environment (README.md has
@@ -37,6 +38,10 @@ type Config struct {
 	// MemorySingleValued adds predicates to the memory graph's
 	// single-valued set (STRATA_MEMORY_SINGLE_VALUED, comma-separated).
 	MemorySingleValued []string
+	// Embeddings is the optional OpenAI-compatible embeddings endpoint of
+	// memory recall (STRATA_EMBEDDINGS_URL, _MODEL, _API_KEY); an empty URL
+	// keeps recall offline.
+	Embeddings embeddings.Config
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
@@ -133,6 +138,13 @@ func loadConfig(env map[string]string) (Config, error) {
 	for _, p := range strings.Split(get("STRATA_MEMORY_SINGLE_VALUED", ""), ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			c.MemorySingleValued = append(c.MemorySingleValued, p)
+		}
+	}
+	c.Embeddings = embeddings.Config{URL: get("STRATA_EMBEDDINGS_URL", ""),
+		Model: get("STRATA_EMBEDDINGS_MODEL", embeddings.DefaultModel), APIKey: get("STRATA_EMBEDDINGS_API_KEY", "")}
+	if c.Embeddings.URL != "" {
+		if _, err := embeddings.New(c.Embeddings); err != nil {
+			return c, fmt.Errorf("STRATA_EMBEDDINGS_URL: %w", err)
 		}
 	}
 	c.Social.Codehost.ClientID = get("STRATA_CODEHOST_CLIENT_ID", "")

@@ -14,6 +14,7 @@ import (
 	"github.com/strata-platform/strata/eventstore/shred"
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
+	"github.com/strata-platform/strata/readapi/memory/embeddings"
 	"github.com/strata-platform/strata/readapi/memory/mcpserver"
 )
 
@@ -46,6 +47,16 @@ func memoryRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" || app.Memory == nil || app.Auth == nil {
 		return
 	}
-	api := readmemory.Routes(r, readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth})
+	cfg := readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth}
+	if app.Config.Embeddings.URL != "" {
+		ec := app.Config.Embeddings
+		ec.Logger = app.Logger
+		emb, err := embeddings.New(ec) // checked when the configuration was read
+		if err == nil {
+			cfg.Embedder = emb
+			app.Logger.Info("memory recall adds dense vectors from an embeddings endpoint", "url", ec.URL, "model", ec.Model)
+		}
+	}
+	api := readmemory.Routes(r, cfg)
 	mcpserver.Routes(r, api, app.Auth, app.Logger)
 }

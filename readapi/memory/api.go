@@ -37,6 +37,9 @@ type Config struct {
 	Auth    auth.Authenticator
 	// IndexCacheSize bounds the users whose recall indexes stay in memory.
 	IndexCacheSize int
+	// Embedder, when set, adds dense vectors of an embeddings endpoint to
+	// recall (STRATA_EMBEDDINGS_URL); nil: the offline similarity alone.
+	Embedder Embedder
 }
 
 // API is the memory service's HTTP layer.
@@ -50,7 +53,7 @@ type API struct {
 
 // New returns the API without routes (Routes adds them).
 func New(cfg Config) *API {
-	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize),
+	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize, cfg.Embedder),
 		tokens: &Tokens{}}
 }
 

@@ -37,9 +37,15 @@ type world struct {
 
 func start(t *testing.T) *world {
 	t.Helper()
+	return startWith(t, nil)
+}
+
+// startWith is start with an embeddings source for recall.
+func startWith(t *testing.T, emb readmemory.Embedder) *world {
+	t.Helper()
 	w := &world{t: t, keys: memorytest.Keys(t)}
 	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
-		w.mem = memorytest.Mount(t, e, w.keys)
+		w.mem = memorytest.MountWith(t, e, w.keys, emb)
 		w.svc = w.mem.Service()
 	})
 	return w

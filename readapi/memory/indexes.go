@@ -28,6 +28,7 @@ type Indexes struct {
 	db    *stdsql.DB
 	mu    sync.Mutex
 	cache *lru.Cache[string, *userIndex]
+	emb   Embedder // nil: no dense vectors
 }
 
 type userIndex struct {
@@ -37,8 +38,16 @@ type userIndex struct {
 	version int64
 }
 
-// NewIndexes returns an index cache over the read model in db.
-func NewIndexes(db *stdsql.DB, size int) *Indexes {
+// Embedder is an optional source of dense vectors (readapi/memory/embeddings):
+// memories are embedded in batches as indexes load, queries one at a time.
+type Embedder interface {
+	search.Embedder
+	EmbedMany(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// NewIndexes returns an index cache over the read model in db; emb may be
+// nil (the offline similarity alone).
+func NewIndexes(db *stdsql.DB, size int, emb Embedder) *Indexes {
 	if size <= 0 {
 		size = DefaultIndexCacheSize
 	}
@@ -46,7 +55,16 @@ func NewIndexes(db *stdsql.DB, size int) *Indexes {
 	if err != nil {
 		panic(err) // only for a size <= 0, excluded above
 	}
-	return &Indexes{db: db, cache: cache}
+	return &Indexes{db: db, cache: cache, emb: emb}
+}
+
+// newIndex is an empty index with the embedder, if any.
+func (x *Indexes) newIndex() *search.Index {
+	cfg := search.Config{}
+	if x.emb != nil {
+		cfg.Embedder = x.emb
+	}
+	return search.New(cfg)
 }
 
 // For returns user's index, caught up with the read model.
@@ -54,7 +72,7 @@ func (x *Indexes) For(ctx context.Context, user string) (*search.Index, error) {
 	x.mu.Lock()
 	u, ok := x.cache.Get(user)
 	if !ok {
-		u = &userIndex{ix: search.New(search.Config{})}
+		u = &userIndex{ix: x.newIndex()}
 		x.cache.Add(user, u)
 	}
 	x.mu.Unlock()
@@ -83,7 +101,7 @@ func (x *Indexes) catchUp(ctx context.Context, user string, u *userIndex) error 
 		return fmt.Errorf("recall index of %s: %w", user, err)
 	}
 	if epoch != u.epoch {
-		u.ix, u.epoch, u.version = search.New(search.Config{}), epoch, 0
+		u.ix, u.epoch, u.version = x.newIndex(), epoch, 0
 	}
 	if version == u.version {
 		return nil
@@ -131,6 +149,7 @@ func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 		return err
 	}
 	defer rows.Close()
+	var docs []search.Doc
 	for rows.Next() {
 		var d search.Doc
 		var variants, entities, facts string
@@ -141,9 +160,38 @@ func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 		if err := decodeDoc(&d, variants, entities, facts); err != nil {
 			return fmt.Errorf("memory %s: %w", d.ID, err)
 		}
+		docs = append(docs, d)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	x.embed(ctx, docs)
+	for _, d := range docs {
 		u.ix.Upsert(d)
 	}
-	return rows.Err()
+	return nil
+}
+
+// embed sets the documents' embeddings in batches, when there is an
+// embedder. If the endpoint fails, the documents get none (an empty
+// vector): recall goes on with the offline similarity, and a document is
+// embedded again when it next changes.
+func (x *Indexes) embed(ctx context.Context, docs []search.Doc) {
+	if x.emb == nil || len(docs) == 0 {
+		return
+	}
+	texts := make([]string, len(docs))
+	for i := range docs {
+		texts[i] = docs[i].Text
+	}
+	vs, err := x.emb.EmbedMany(ctx, texts)
+	for i := range docs {
+		if err != nil || vs[i] == nil {
+			docs[i].Embedding = []float32{}
+		} else {
+			docs[i].Embedding = vs[i]
+		}
+	}
 }
 
 func decodeDoc(d *search.Doc, variants, entities, facts string) error {

@@ -37,6 +37,12 @@ func Keys(t testing.TB) *shred.KeyRing {
 // is the command service).
 func Mount(t testing.TB, e *identitytest.Env, keys *shred.KeyRing) *readmemory.API {
 	t.Helper()
+	return MountWith(t, e, keys, nil)
+}
+
+// MountWith is Mount with an embeddings source for recall (nil: none).
+func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, emb readmemory.Embedder) *readmemory.API {
+	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	runner, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger,
 		projections.Config{PollInterval: 5 * time.Millisecond}, projmemory.Projector{Keys: keys})
@@ -53,5 +59,5 @@ func Mount(t testing.TB, e *identitytest.Env, keys *shred.KeyRing) *readmemory.A
 		return runner.WaitFor(wctx, key, projmemory.Name)
 	}
 	svc := cmd.New(e.Store, keys, e.Clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
-	return readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth})
+	return readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth, Embedder: emb})
 }

@@ -115,6 +115,7 @@ func (ix *Index) Upsert(d Doc) {
 		ix.dims.add(id, n, s)
 		ix.dimLn[dim] = ix.ln1p(ix.dims.pl[id].df)
 	})
+	d.Embedding = nil // kept once, as the record's emb
 	ix.recs[s] = docRec{doc: d, terms: termIDs, dims: a.dims, fp: a.fp, emb: a.emb}
 	ix.meta[s] = docMeta{
 		days:       days(d.CreatedAt),

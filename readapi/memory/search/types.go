@@ -22,6 +22,10 @@ type Doc struct {
 	// Variants are other phrasings merged into this memory; they are indexed
 	// together with Text (one field) and are searchable too.
 	Variants []string
+	// Embedding, when not nil, is Text's dense vector computed by the caller
+	// (in batches), and the Embedder is not asked for it; an empty non-nil
+	// slice means the document has none (its embedding failed).
+	Embedding []float32
 	// Facts are the graph facts (edges) the memory states, with their
 	// validity; empty means the memory states no fact.
 	Facts []Interval

@@ -92,7 +92,12 @@ func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder) analysed {
 		add(v)
 	}
 	a.dims = sortDims(a.dims) // exact size: the document keeps it
-	if emb != nil && d.Text != "" {
+	switch {
+	case d.Embedding != nil:
+		if len(d.Embedding) > 0 {
+			a.emb = d.Embedding
+		}
+	case emb != nil && d.Text != "":
 		a.emb = emb.Embed(d.Text)
 	}
 	return a
