@@ -13,6 +13,7 @@ import (
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
+	"github.com/strata-platform/strata/readapi/memory/llm"
 )
 
 // Config is Strata's configuration, read from the environment (README.md has
@@ -42,6 +43,10 @@ type Config struct {
 	// memory recall (STRATA_EMBEDDINGS_URL, _MODEL, _API_KEY); an empty URL
 	// keeps recall offline.
 	Embeddings embeddings.Config
+	// LLM is the optional OpenAI-compatible chat endpoint that rewrites
+	// memory contexts and reflections (STRATA_LLM_URL, _MODEL, _API_KEY);
+	// an empty URL keeps them extractive.
+	LLM llm.Config
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
@@ -145,6 +150,13 @@ func loadConfig(env map[string]string) (Config, error) {
 	if c.Embeddings.URL != "" {
 		if _, err := embeddings.New(c.Embeddings); err != nil {
 			return c, fmt.Errorf("STRATA_EMBEDDINGS_URL: %w", err)
+		}
+	}
+	c.LLM = llm.Config{URL: get("STRATA_LLM_URL", ""), Model: get("STRATA_LLM_MODEL", llm.DefaultModel),
+		APIKey: get("STRATA_LLM_API_KEY", "")}
+	if c.LLM.URL != "" {
+		if _, err := llm.New(c.LLM); err != nil {
+			return c, fmt.Errorf("STRATA_LLM_URL: %w", err)
 		}
 	}
 	c.Social.Codehost.ClientID = get("STRATA_CODEHOST_CLIENT_ID", "")

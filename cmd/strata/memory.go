@@ -15,6 +15,7 @@ import (
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
+	"github.com/strata-platform/strata/readapi/memory/llm"
 	"github.com/strata-platform/strata/readapi/memory/mcpserver"
 )
 
@@ -55,6 +56,13 @@ func memoryRoutes(surface string, r *mux.Router, app *App) {
 		if err == nil {
 			cfg.Embedder = emb
 			app.Logger.Info("memory recall adds dense vectors from an embeddings endpoint", "url", ec.URL, "model", ec.Model)
+		}
+	}
+	if app.Config.LLM.URL != "" {
+		if w, err := llm.New(app.Config.LLM); err == nil { // checked when the configuration was read
+			cfg.Writer = w
+			app.Logger.Info("memory contexts and reflections are written by a language model", "url", app.Config.LLM.URL,
+				"model", w.Model())
 		}
 	}
 	api := readmemory.Routes(r, cfg)

@@ -40,6 +40,9 @@ type Config struct {
 	// Embedder, when set, adds dense vectors of an embeddings endpoint to
 	// recall (STRATA_EMBEDDINGS_URL); nil: the offline similarity alone.
 	Embedder Embedder
+	// Writer, when set, rewrites contexts and reflections (STRATA_LLM_URL);
+	// nil: they stay extractive.
+	Writer Writer
 }
 
 // API is the memory service's HTTP layer.
@@ -49,12 +52,13 @@ type API struct {
 	auth    auth.Authenticator
 	indexes *Indexes
 	tokens  *Tokens
+	writer  Writer
 }
 
 // New returns the API without routes (Routes adds them).
 func New(cfg Config) *API {
 	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize, cfg.Embedder),
-		tokens: &Tokens{}}
+		tokens: &Tokens{}, writer: cfg.Writer}
 }
 
 // Service returns the memory command service the API writes through.

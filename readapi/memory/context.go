@@ -54,6 +54,9 @@ type ContextResult struct {
 	TokenCount int             `json:"token_count"`
 	Tokenizer  string          `json:"tokenizer"`
 	Sources    []ContextSource `json:"sources"`
+	// SynthesizedBy is "extractive", or "llm:<model>" when a language model
+	// (STRATA_LLM_URL) rewrote the selected memories.
+	SynthesizedBy string `json:"synthesized_by"`
 }
 
 func (b contextBody) request() (ContextRequest, error) {
@@ -106,10 +109,12 @@ func (a *API) context(w http.ResponseWriter, r *http.Request, c caller) {
 // whole string stays within max_tokens (counted with the cl100k_base
 // tokenizer); when not even the first fits, it is cut at a character
 // boundary. Only memories that made it into the string are sources; the
-// confidence is their mean recall score (0 when there are none).
+// confidence is their mean recall score (0 when there are none). With a
+// Writer the selected memories are rewritten by it, cut to max_tokens too;
+// if it fails, the extractive text stands.
 func (a *API) Context(ctx context.Context, user string, req ContextRequest) (ContextResult, error) {
 	out := ContextResult{Query: req.Query, AgentID: req.AgentID, Style: req.Style, Sources: []ContextSource{},
-		Tokenizer: a.tokens.Name()}
+		Tokenizer: a.tokens.Name(), SynthesizedBy: synthesisExtractive}
 	rec, err := a.Recall(ctx, user, RecallRequest{Query: req.Query, Namespace: "global", CrossNamespace: true,
 		Limit: req.TopK, Expand: req.Expand, Rerank: req.Rerank})
 	if err != nil {
@@ -139,6 +144,12 @@ func (a *API) Context(ctx context.Context, user string, req ContextRequest) (Con
 	}
 	if len(lines) > 0 {
 		out.Confidence = round(sum / float64(len(lines)))
+	}
+	if a.writer != nil && len(lines) > 0 {
+		system, prompt := contextPrompt(req.Style, req.Query, lines, req.MaxTokens)
+		if text, err := a.writer.Complete(ctx, system, prompt, req.MaxTokens); err == nil {
+			best, out.SynthesizedBy = a.tokens.Cut(text, req.MaxTokens), synthesisBy(a.writer)
+		}
 	}
 	out.Context, out.TokenCount = best, a.tokens.Count(best)
 	return out, nil

@@ -37,15 +37,27 @@ type world struct {
 
 func start(t *testing.T) *world {
 	t.Helper()
-	return startWith(t, nil)
+	return startConfig(t, readmemory.Config{})
 }
 
 // startWith is start with an embeddings source for recall.
 func startWith(t *testing.T, emb readmemory.Embedder) *world {
 	t.Helper()
+	return startConfig(t, readmemory.Config{Embedder: emb})
+}
+
+// startWithWriter is start with a language model writing contexts.
+func startWithWriter(t *testing.T, wr readmemory.Writer) *world {
+	t.Helper()
+	return startConfig(t, readmemory.Config{Writer: wr})
+}
+
+// startConfig is start with the optional parts of extra.
+func startConfig(t *testing.T, extra readmemory.Config) *world {
+	t.Helper()
 	w := &world{t: t, keys: memorytest.Keys(t)}
 	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
-		w.mem = memorytest.MountWith(t, e, w.keys, emb)
+		w.mem = memorytest.MountWith(t, e, w.keys, extra)
 		w.svc = w.mem.Service()
 	})
 	return w

@@ -120,15 +120,26 @@ type reflection struct {
 	Reflection  string   `json:"reflection"`
 	MemoryCount int      `json:"memory_count"`
 	KeyThemes   []string `json:"key_themes"`
+	// SynthesizedBy is "extractive" or "llm:<model>" (see Writer).
+	SynthesizedBy string `json:"synthesized_by"`
 }
 
-// Reflect writes an extractive reflection on an entity from its profile.
+// Reflect writes a reflection on an entity from its profile: extractive, or
+// rewritten by the Writer when there is one (the extractive text if it fails).
 func (a *API) Reflect(ctx context.Context, user, ref string) (reflection, error) {
 	p, err := a.ProfileOf(ctx, user, ref)
 	if err != nil {
 		return reflection{}, err
 	}
-	return reflection{EntityID: p.EntityID, Reflection: p.narrate(), MemoryCount: p.MemoryCount, KeyThemes: p.KeyThemes}, nil
+	out := reflection{EntityID: p.EntityID, Reflection: p.narrate(), MemoryCount: p.MemoryCount, KeyThemes: p.KeyThemes,
+		SynthesizedBy: synthesisExtractive}
+	if a.writer != nil && p.MemoryCount > 0 {
+		system, prompt := reflectionPrompt(p, out.Reflection)
+		if text, err := a.writer.Complete(ctx, system, prompt, reflectionTokens); err == nil {
+			out.Reflection, out.SynthesizedBy = a.tokens.Cut(text, reflectionTokens), synthesisBy(a.writer)
+		}
+	}
+	return out, nil
 }
 
 // narrate turns a profile into a few plain sentences.

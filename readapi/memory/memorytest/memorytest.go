@@ -37,11 +37,12 @@ func Keys(t testing.TB) *shred.KeyRing {
 // is the command service).
 func Mount(t testing.TB, e *identitytest.Env, keys *shred.KeyRing) *readmemory.API {
 	t.Helper()
-	return MountWith(t, e, keys, nil)
+	return MountWith(t, e, keys, readmemory.Config{})
 }
 
-// MountWith is Mount with an embeddings source for recall (nil: none).
-func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, emb readmemory.Embedder) *readmemory.API {
+// MountWith is Mount with the optional parts of extra (Embedder, Writer);
+// its other fields are ignored.
+func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, extra readmemory.Config) *readmemory.API {
 	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	runner, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger,
@@ -59,5 +60,6 @@ func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, emb readm
 		return runner.WaitFor(wctx, key, projmemory.Name)
 	}
 	svc := cmd.New(e.Store, keys, e.Clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
-	return readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth, Embedder: emb})
+	return readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth, Embedder: extra.Embedder,
+		Writer: extra.Writer})
 }
