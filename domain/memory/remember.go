@@ -111,32 +111,29 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 	d.emit(rem)
 	out := Remembered{MemoryID: id, Entities: names}
 	for _, r := range found.Relations {
-		subject := d.entity(r.Subject, string(r.SubjectKind), false, in.At)
-		object := d.entity(r.Object, string(r.ObjectKind), false, in.At)
-		pred, err := NormalizePredicate(r.Predicate)
-		if err != nil || subject.ID == object.ID {
-			continue
-		}
-		edge := d.newID("edge")
-		d.emit(&EdgeAsserted{EdgeID: edge, UserID: d.s.UserID, SubjectID: subject.ID, ObjectID: object.ID,
-			Confidence: ExtractedConfidence, Exclusive: vocab.Exclusive(pred), MemoryID: id, ValidFrom: in.At, At: d.now,
-			Text: &EdgeText{Predicate: pred}})
-		out.Superseded = append(out.Superseded, d.settleNew(subject.ID, pred, edge)...)
+		out.Superseded = append(out.Superseded, d.extracted(r, id, in.At, vocab, false)...)
 	}
 	for _, r := range found.Ended { // "left Globex": the fact ended by the time this was stated
-		subject := d.entity(r.Subject, string(r.SubjectKind), false, in.At)
-		object := d.entity(r.Object, string(r.ObjectKind), false, in.At)
-		pred, err := NormalizePredicate(r.Predicate)
-		if err != nil || subject.ID == object.ID {
-			continue
-		}
-		edge := d.newID("edge")
-		d.emit(&EdgeAsserted{EdgeID: edge, UserID: d.s.UserID, SubjectID: subject.ID, ObjectID: object.ID,
-			Confidence: ExtractedConfidence, Ends: true, MemoryID: id, ValidFrom: in.At, At: d.now,
-			Text: &EdgeText{Predicate: pred}})
-		out.Superseded = append(out.Superseded, d.settleNew(subject.ID, pred, edge)...)
+		out.Superseded = append(out.Superseded, d.extracted(r, id, in.At, vocab, true)...)
 	}
 	return out
+}
+
+// extracted records a relation the memory states as an edge (an ending one
+// when ends: the fact had stopped holding by at) and settles its subject's
+// timeline; it returns the edges this superseded.
+func (d *Decision) extracted(r extract.Relation, memoryID string, at time.Time, vocab Vocabulary, ends bool) []string {
+	subject := d.entity(r.Subject, string(r.SubjectKind), false, at)
+	object := d.entity(r.Object, string(r.ObjectKind), false, at)
+	pred, err := NormalizePredicate(r.Predicate)
+	if err != nil || subject.ID == object.ID {
+		return nil
+	}
+	edge := d.newID("edge")
+	d.emit(&EdgeAsserted{EdgeID: edge, UserID: d.s.UserID, SubjectID: subject.ID, ObjectID: object.ID,
+		Confidence: ExtractedConfidence, Exclusive: !ends && vocab.Exclusive(pred), Ends: ends, MemoryID: memoryID,
+		ValidFrom: at, At: d.now, Text: &EdgeText{Predicate: pred}})
+	return d.settleNew(subject.ID, pred, edge)
 }
 
 // settleNew settles a subject's timeline after edge was added and returns
