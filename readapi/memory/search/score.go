@@ -23,7 +23,7 @@ type env struct {
 	avgdl   float64
 	m       int // candidates scored exactly per variant
 	qemb    []float32
-	asked   map[string]bool // factKeys the query asks for (Query.About × Predicates)
+	asked   map[[2]string]bool // (subject, predicate) pairs the query asks for (Query.About × Predicates)
 	history bool
 	answers []int32 // slots of documents stating an asked fact (candidates whatever their words)
 }
@@ -56,12 +56,11 @@ func (ix *Index) newEnv(q Query, limit int, qemb []float32) (*env, bool) {
 	}
 	e.refDays = days(e.ref)
 	if len(q.About) > 0 && len(q.Predicates) > 0 {
-		e.asked, e.history = make(map[string]bool), q.History
+		e.asked, e.history = make(map[[2]string]bool), q.History
 		for _, a := range q.About {
 			for _, p := range q.Predicates {
-				k := factKey(a, p)
-				e.asked[k] = true
-				e.answers = append(e.answers, ix.facts[k]...)
+				e.asked[[2]string{a, p}] = true
+				e.answers = append(e.answers, ix.facts[factKey(a, p)]...)
 			}
 		}
 	}
@@ -109,7 +108,7 @@ func (ix *Index) tier(e *env, s int32) uint8 {
 		return 0
 	}
 	for _, f := range ix.recs[s].doc.Facts {
-		if e.asked[factKey(f.Subject, f.Predicate)] && (e.history || f.ValidAt(e.ref)) {
+		if e.asked[[2]string{f.Subject, f.Predicate}] && (e.history || f.ValidAt(e.ref)) {
 			return 1
 		}
 	}
