@@ -7,19 +7,17 @@
 package embeddings
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/strata-platform/strata/readapi/memory/openaiapi"
 )
 
 // Defaults of Config.
@@ -64,8 +62,9 @@ type Client struct {
 
 // New returns a client for cfg; cfg.URL must be an http(s) URL.
 func New(cfg Config) (*Client, error) {
-	if !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
-		return nil, fmt.Errorf("embeddings URL %q: want an http or https URL", cfg.URL)
+	url, err := openaiapi.Endpoint("embeddings", cfg.URL, "embeddings")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
@@ -90,7 +89,7 @@ func New(cfg Config) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{cfg: cfg, url: strings.TrimRight(cfg.URL, "/") + "/embeddings", cache: cache, log: log}, nil
+	return &Client{cfg: cfg, url: url, cache: cache, log: log}, nil
 }
 
 // Embed returns text's vector, or nil when the endpoint fails (the failure
@@ -139,40 +138,15 @@ func (c *Client) EmbedMany(ctx context.Context, texts []string) ([][]float32, er
 
 // request is one call of the endpoint.
 func (c *Client) request(ctx context.Context, input []string) ([][]float32, error) {
-	body, err := json.Marshal(map[string]any{"model": c.cfg.Model, "input": input, "encoding_format": "float"})
-	if err != nil {
-		return nil, err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.cfg.HTTP.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("embeddings: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
-	if err != nil {
-		return nil, fmt.Errorf("embeddings: read answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("embeddings: %s: %s", resp.Status, errorMessage(raw))
-	}
 	var ans struct {
 		Data []struct {
 			Index     int       `json:"index"`
 			Embedding []float32 `json:"embedding"`
 		} `json:"data"`
 	}
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return nil, fmt.Errorf("embeddings: decode answer: %w", err)
+	body := map[string]any{"model": c.cfg.Model, "input": input, "encoding_format": "float"}
+	if err := openaiapi.Post(ctx, c.cfg.HTTP, "embeddings", c.url, c.cfg.APIKey, c.cfg.Timeout, body, &ans); err != nil {
+		return nil, err
 	}
 	out := make([][]float32, len(input))
 	dim := -1
@@ -192,23 +166,6 @@ func (c *Client) request(ctx context.Context, input []string) ([][]float32, erro
 		}
 	}
 	return out, nil
-}
-
-// errorMessage is the message of an OpenAI-style error body, or its start.
-func errorMessage(raw []byte) string {
-	var e struct {
-		Error struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(raw, &e) == nil && e.Error.Message != "" {
-		return e.Error.Message
-	}
-	s := strings.TrimSpace(string(raw))
-	if len(s) > 200 {
-		s = s[:200]
-	}
-	return s
 }
 
 func truncate(s string) string {

@@ -7,14 +7,13 @@
 package llm
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/strata-platform/strata/readapi/memory/openaiapi"
 )
 
 // Defaults of Config.
@@ -46,8 +45,9 @@ type Client struct {
 
 // New returns a client for cfg; cfg.URL must be an http(s) URL.
 func New(cfg Config) (*Client, error) {
-	if !strings.HasPrefix(cfg.URL, "http://") && !strings.HasPrefix(cfg.URL, "https://") {
-		return nil, fmt.Errorf("LLM URL %q: want an http or https URL", cfg.URL)
+	url, err := openaiapi.Endpoint("LLM", cfg.URL, "chat/completions")
+	if err != nil {
+		return nil, err
 	}
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
@@ -58,7 +58,7 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTP == nil {
 		cfg.HTTP = &http.Client{}
 	}
-	return &Client{cfg: cfg, url: strings.TrimRight(cfg.URL, "/") + "/chat/completions"}, nil
+	return &Client{cfg: cfg, url: url}, nil
 }
 
 // Model is the model the client asks.
@@ -67,45 +67,11 @@ func (c *Client) Model() string { return c.cfg.Model }
 // Complete sends a system and a user message and returns the first
 // choice's text, at temperature 0, asking for at most maxTokens tokens.
 func (c *Client) Complete(ctx context.Context, system, user string, maxTokens int) (string, error) {
-	body, err := json.Marshal(map[string]any{
+	body := map[string]any{
 		"model":       c.cfg.Model,
 		"messages":    []map[string]string{{"role": "system", "content": system}, {"role": "user", "content": user}},
 		"max_tokens":  maxTokens,
 		"temperature": 0,
-	})
-	if err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.url, bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	if c.cfg.APIKey != "" {
-		req.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	resp, err := c.cfg.HTTP.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("llm: %w", err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if err != nil {
-		return "", fmt.Errorf("llm: read answer: %w", err)
-	}
-	if resp.StatusCode != http.StatusOK {
-		var e struct {
-			Error struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		msg := strings.TrimSpace(string(raw))
-		if json.Unmarshal(raw, &e) == nil && e.Error.Message != "" {
-			msg = e.Error.Message
-		}
-		return "", fmt.Errorf("llm: %s: %.200s", resp.Status, msg)
 	}
 	var ans struct {
 		Choices []struct {
@@ -114,8 +80,8 @@ func (c *Client) Complete(ctx context.Context, system, user string, maxTokens in
 			} `json:"message"`
 		} `json:"choices"`
 	}
-	if err := json.Unmarshal(raw, &ans); err != nil {
-		return "", fmt.Errorf("llm: decode answer: %w", err)
+	if err := openaiapi.Post(ctx, c.cfg.HTTP, "llm", c.url, c.cfg.APIKey, c.cfg.Timeout, body, &ans); err != nil {
+		return "", err
 	}
 	if len(ans.Choices) == 0 || strings.TrimSpace(ans.Choices[0].Message.Content) == "" {
 		return "", fmt.Errorf("llm: the answer has no text")
