@@ -35,8 +35,9 @@ func ReadAfter(ctx context.Context, q Querier, after Key, limit int, handles []s
 	}
 	defer rows.Close()
 	out := make([]Envelope, 0, min(limit, 64)) // a tail read usually finds a few events
+	dec := newRowDecoder()
 	for rows.Next() {
-		e, err := scanRaw(rows)
+		e, err := dec.decode(rows)
 		if err != nil {
 			return nil, fmt.Errorf("read after: %w", err)
 		}

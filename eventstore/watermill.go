@@ -15,14 +15,6 @@ import (
 // on it, and its "table" is es.events itself.
 const Topic = "strata_events"
 
-// Message metadata keys carried between the store and the Watermill adapters.
-// mdBatchIndex is the message metadata key of a consumed message's index in
-// its batch (see Batch); ExtraData carries the transaction id for the ack.
-const (
-	mdBatchIndex    = "batch_index"
-	mdTransactionID = "transaction_id"
-)
-
 // SchemaAdapter is our Watermill schema adapter. Publishing a message inserts
 // an event row into es.events (the append is the publication, in one
 // statement). Subscribing reads es.events with a keyset condition on
@@ -44,54 +36,66 @@ type SchemaAdapter struct {
 // already decoded by the adapter, so the consumer need not parse them back out
 // of message metadata; it also tells which message is the batch's last.
 // watermill-sql v3 reads and unmarshals every row of a batch before it sends
-// the first message, so when a message arrives Size is already final.
+// the first message, so when a message arrives the batch is complete.
+//
+// Messages are found by event id from a cursor: Watermill delivers a batch's
+// messages in row order and resends a nacked one (as a copy) before the next,
+// so a lookup is the cursor's row or the one before it.
 type Batch struct {
 	mu   sync.Mutex
 	envs []Envelope
+	next int // index after the last message looked up
+	dec  *rowDecoder
 }
 
 func (b *Batch) reset() {
 	b.mu.Lock()
 	clear(b.envs)
-	b.envs = b.envs[:0]
+	b.envs, b.next = b.envs[:0], 0
 	b.mu.Unlock()
 }
 
-func (b *Batch) add(e Envelope) int {
+// decode reads the current row into the batch.
+func (b *Batch) decode(row wsql.Scanner) (Envelope, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.envs == nil { // sized once for a whole batch; reset keeps the room
-		b.envs = make([]Envelope, 0, DefaultBatchSize)
+	if b.dec == nil { // sized once for a whole batch; reset keeps the room
+		b.dec, b.envs = newRowDecoder(), make([]Envelope, 0, DefaultBatchSize)
+	}
+	e, err := b.dec.decode(row)
+	if err != nil {
+		return e, err
 	}
 	b.envs = append(b.envs, e)
-	return len(b.envs) - 1
+	return e, nil
 }
 
-// Size returns the number of rows of the current batch.
-func (b *Batch) Size() int {
+// Envelope returns the raw (not yet upcast) envelope of a consumed message
+// and whether it is the batch's last.
+func (b *Batch) Envelope(m *message.Message) (e Envelope, last bool, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return len(b.envs)
+	i := b.find(m.UUID)
+	if i < 0 {
+		return Envelope{}, false, fmt.Errorf("message %s is not in the current batch", m.UUID)
+	}
+	b.next = i + 1
+	return b.envs[i], i == len(b.envs)-1, nil
 }
 
-// Envelope returns the raw (not yet upcast) envelope of a consumed message.
-func (b *Batch) Envelope(m *message.Message) (Envelope, error) {
-	i := Index(m)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if i < 0 || i >= len(b.envs) || b.envs[i].EventID != m.UUID {
-		return Envelope{}, fmt.Errorf("message %s is not in the current batch", m.UUID)
+// find returns the index of the envelope with event id id, or -1.
+func (b *Batch) find(id string) int {
+	for _, i := range [2]int{b.next, b.next - 1} {
+		if i >= 0 && i < len(b.envs) && b.envs[i].EventID == id {
+			return i
+		}
 	}
-	return b.envs[i], nil
-}
-
-// Index returns a consumed message's index within its batch.
-func Index(m *message.Message) int {
-	i, err := strconv.Atoi(m.Metadata.Get(mdBatchIndex))
-	if err != nil {
-		return -1
+	for i := range b.envs {
+		if b.envs[i].EventID == id {
+			return i
+		}
 	}
-	return i
+	return -1
 }
 
 var _ wsql.SchemaAdapter = SchemaAdapter{}
@@ -179,25 +183,17 @@ func (a SchemaAdapter) batchSize() int {
 }
 
 // UnmarshalMessage decodes a consumed row into the adapter's Batch and
-// returns a message that carries the event id, the payload and its index in
-// the batch; the consumer takes the decoded envelope from the Batch.
+// returns a message that carries the event id and the payload; the consumer
+// takes the decoded envelope from the Batch.
 func (a SchemaAdapter) UnmarshalMessage(row wsql.Scanner) (wsql.Row, error) {
 	if a.Batch == nil {
 		return wsql.Row{}, errors.New("a subscribing SchemaAdapter needs a Batch")
 	}
-	e, err := scanRaw(row)
+	e, err := a.Batch.decode(row)
 	if err != nil {
 		return wsql.Row{}, err
 	}
-	msg := message.NewMessage(e.EventID, []byte(e.Payload))
-	msg.Metadata = message.Metadata{mdBatchIndex: strconv.Itoa(a.Batch.add(e))}
-	return wsql.Row{
-		Offset:    e.Position,
-		UUID:      []byte(e.EventID),
-		Payload:   e.Payload,
-		Msg:       msg,
-		ExtraData: map[string]any{mdTransactionID: strconv.FormatUint(e.TransactionID, 10)},
-	}, nil
+	return wsql.Row{Offset: e.Position, Payload: e.Payload, Msg: message.NewMessage(e.EventID, message.Payload(e.Payload))}, nil
 }
 
 // SchemaInitializingQueries returns nothing: migrations create every table.
@@ -213,12 +209,14 @@ type OffsetsAdapter struct{}
 
 var _ wsql.OffsetsAdapter = OffsetsAdapter{}
 
-// AckMessageQuery moves the group's checkpoint to the acked row.
+// AckMessageQuery moves the group's checkpoint to the acked row. The row's
+// transaction id is looked up by its position (the primary key) once per
+// batch rather than carried on every decoded row.
 func (OffsetsAdapter) AckMessageQuery(_ string, row wsql.Row, group string) wsql.Query {
 	return wsql.Query{
-		Query: `UPDATE es.checkpoints SET offset_acked = $1, last_processed_transaction_id = $2::text::xid8,
-			updated_at = clock_timestamp() WHERE consumer_group = $3`,
-		Args: []any{row.Offset, row.ExtraData[mdTransactionID], group},
+		Query: `UPDATE es.checkpoints SET offset_acked = e.position, last_processed_transaction_id = e.transaction_id,
+			updated_at = clock_timestamp() FROM es.events e WHERE e.position = $1 AND consumer_group = $2`,
+		Args: []any{row.Offset, group},
 	}
 }
 

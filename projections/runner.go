@@ -224,7 +224,7 @@ func newHandler(p Projector, reg *eventstore.Registry, timeout time.Duration) *h
 }
 
 func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
-	env, err := h.batch.Envelope(msg)
+	env, last, err := h.batch.Envelope(msg)
 	if err != nil {
 		return eventstore.Key{}, err
 	}
@@ -256,7 +256,7 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Err: err}
 		}
 	}
-	if h.batcher != nil && eventstore.Index(msg) == h.batch.Size()-1 {
+	if h.batcher != nil && last {
 		if err := h.flush(msg.Context()); err != nil {
 			return env.Key(), err
 		}

@@ -69,7 +69,7 @@ type Options struct {
 func Full() Options {
 	return Options{Mode: "full", Clients: 32, Rounds: 2, AppendDuration: 5 * time.Second, PlainDuration: 4 * time.Second,
 		BulkSize: 1000, BulkClients: 2, BulkEvents: 125_000, StoreEvents: 1_000_000, LiveEvents: 200_000,
-		Backlogs: []int{0, 100_000, 1_000_000}, BatchSamples: 200, BatchBudget: 20 * time.Second,
+		Backlogs: []int{0, 100_000, 1_000_000}, BatchSamples: 1000, BatchBudget: 20 * time.Second,
 		LatencySamples: 300, LatencyGap: 250 * time.Millisecond, LoadRate: 1000}
 }
 
