@@ -63,6 +63,13 @@ type Options struct {
 	ContextQueries int           // queries asked of POST /context, each with every max_tokens budget
 	Writers        int           // concurrent writers of the remember figures
 	WriteDuration  time.Duration // how long the writers (and the baseline's) run
+
+	// Split is the split the quality figures are measured on: "" or
+	// corpus.SplitEval for the figures, corpus.SplitTrain while tuning.
+	Split string
+	// Misses, when set, receives every query of the plain recall run whose
+	// top 5 holds no relevant memory, with what it found and what it missed.
+	Misses io.Writer
 }
 
 // Full is the preset of `strata bench memory`: 50,000 memories over 200

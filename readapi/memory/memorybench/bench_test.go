@@ -2,12 +2,14 @@ package memorybench_test
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/strata-platform/strata/eventstore/pgtest"
 	"github.com/strata-platform/strata/readapi/memory/memorybench"
+	"github.com/strata-platform/strata/readapi/memory/memorybench/corpus"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -75,4 +77,28 @@ func TestQuickRunReportsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("\n" + b.String())
+}
+
+// TestTrainingSplitMisses is a tuning aid, skipped unless
+// STRATA_MEMORY_MISSES names a file: it runs the full preset's quality
+// figures on the training split and writes every missed query there.
+func TestTrainingSplitMisses(t *testing.T) {
+	path := os.Getenv("STRATA_MEMORY_MISSES")
+	if path == "" {
+		t.Skip("set STRATA_MEMORY_MISSES to a file to list the training split's misses")
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	opts := memorybench.Full()
+	if os.Getenv("STRATA_MEMORY_QUICK") != "" {
+		opts = memorybench.Quick()
+	}
+	opts.DB, opts.Split, opts.Misses, opts.Progress = pgtest.DB(t).SQL, corpus.SplitTrain, f, os.Stderr
+	opts.WriteDuration, opts.ContextQueries = time.Second, 10
+	if _, err := memorybench.Run(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
 }

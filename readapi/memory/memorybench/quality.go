@@ -1,6 +1,7 @@
 package memorybench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -124,7 +125,7 @@ func (b *bench) split(name string) []*corpus.Query {
 // expansion, then recall with rerank after fitting the rerank model on the
 // training split.
 func (b *bench) quality(ctx context.Context) ([]Figure, error) {
-	eval := b.split(corpus.SplitEval)
+	eval := b.split(cmp.Or(b.o.Split, corpus.SplitEval))
 	b.o.Logf("quality: %d evaluation queries, BM25 ...", len(eval))
 	base := newTally()
 	for _, q := range eval {
@@ -141,6 +142,9 @@ func (b *bench) quality(ctx context.Context) ([]Figure, error) {
 				return err
 			}
 			b.score(t, q, r)
+			if cfg.name == recallPlain && b.o.Misses != nil {
+				b.writeMiss(q, r)
+			}
 		}
 		b.o.Logf("  %s", t.summary(cfg.name))
 		figs = append(figs, qualityFigures(cfg.name, t, base)...)
@@ -193,4 +197,23 @@ func ratio(a, b int) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// writeMiss writes q to Options.Misses when its top 5 holds no relevant
+// memory: the query, the relevant texts, then the top 5 found.
+func (b *bench) writeMiss(q *corpus.Query, r ranked) {
+	rel := b.set(q.Relevant...)
+	if rank := first(r, rel); rank >= 0 && rank < hitRank {
+		return
+	}
+	w := b.o.Misses
+	fmt.Fprintf(w, "MISS %s [%s] %q entity=%s as_of=%v\n", q.ID, q.Kind, q.Text, b.lab.entName[q.EntityID], q.AsOf.Format(time.DateOnly))
+	for _, id := range q.Relevant[:min(3, len(q.Relevant))] {
+		fmt.Fprintf(w, "   want: %s\n", b.c.Memories[b.lab.idx[id]].Content)
+	}
+	for i, it := range r[:min(hitRank, len(r))] {
+		if len(it.members) > 0 {
+			fmt.Fprintf(w, "   got%d: %s\n", i+1, b.c.Memories[it.members[0]].Content)
+		}
+	}
 }
