@@ -5,7 +5,9 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
 	"github.com/strata-platform/strata/readapi/memory/llm"
+	"github.com/strata-platform/strata/readapi/memory/wordnet"
 )
 
 // Config is Strata's configuration, read from the environment (README.md has
@@ -43,6 +46,9 @@ type Config struct {
 	// memory recall (STRATA_EMBEDDINGS_URL, _MODEL, _API_KEY); an empty URL
 	// keeps recall offline.
 	Embeddings embeddings.Config
+	// WordNetDir is the WordNet database memory recall reads noun kinds
+	// from (STRATA_WORDNET_DIR, default /usr/share/wordnet, "off": none).
+	WordNetDir string
 	// LLM is the optional OpenAI-compatible chat endpoint that rewrites
 	// memory contexts and reflections (STRATA_LLM_URL, _MODEL, _API_KEY);
 	// an empty URL keeps them extractive.
@@ -150,6 +156,14 @@ func loadConfig(env map[string]string) (Config, error) {
 	if c.Embeddings.URL != "" {
 		if _, err := embeddings.New(c.Embeddings); err != nil {
 			return c, fmt.Errorf("STRATA_EMBEDDINGS_URL: %w", err)
+		}
+	}
+	c.WordNetDir = get("STRATA_WORDNET_DIR", wordnet.DefaultDir)
+	if c.WordNetDir == "off" {
+		c.WordNetDir = ""
+	} else if _, set := env["STRATA_WORDNET_DIR"]; set {
+		if _, err := os.Stat(filepath.Join(c.WordNetDir, "data.noun")); err != nil {
+			return c, fmt.Errorf("STRATA_WORDNET_DIR: no WordNet noun database: %w", err)
 		}
 	}
 	c.LLM = llm.Config{URL: get("STRATA_LLM_URL", ""), Model: get("STRATA_LLM_MODEL", llm.DefaultModel),

@@ -17,6 +17,7 @@ import (
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
 	"github.com/strata-platform/strata/readapi/memory/llm"
 	"github.com/strata-platform/strata/readapi/memory/mcpserver"
+	"github.com/strata-platform/strata/readapi/memory/wordnet"
 )
 
 // keyRing builds the key ring that seals personal data in events, its
@@ -63,6 +64,14 @@ func memoryRoutes(surface string, r *mux.Router, app *App) {
 			cfg.Writer = w
 			app.Logger.Info("memory contexts and reflections are written by a language model", "url", app.Config.LLM.URL,
 				"model", w.Model())
+		}
+	}
+	if dir := app.Config.WordNetDir; dir != "" {
+		if lex, err := wordnet.Open(dir); err == nil {
+			cfg.Lexicon = lex
+			app.Logger.Info("memory recall matches nouns by kind with WordNet", "dir", dir)
+		} else {
+			app.Logger.Info("memory recall runs without WordNet (Debian: apt-get install wordnet-base)", "error", err.Error())
 		}
 	}
 	api := readmemory.Routes(r, cfg)

@@ -19,6 +19,7 @@ import (
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/httpx"
+	"github.com/strata-platform/strata/readapi/memory/search"
 )
 
 // Base is the memory service's path prefix.
@@ -43,6 +44,9 @@ type Config struct {
 	// Writer, when set, rewrites contexts and reflections (STRATA_LLM_URL);
 	// nil: they stay extractive.
 	Writer Writer
+	// Lexicon, when set, gives recall the kinds of nouns (readapi/memory/wordnet,
+	// STRATA_WORDNET_DIR); nil: words match as written.
+	Lexicon search.Lexicon
 }
 
 // API is the memory service's HTTP layer.
@@ -57,7 +61,7 @@ type API struct {
 
 // New returns the API without routes (Routes adds them).
 func New(cfg Config) *API {
-	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize, cfg.Embedder),
+	return &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, indexes: NewIndexes(cfg.DB, cfg.IndexCacheSize, cfg.Embedder, cfg.Lexicon),
 		tokens: &Tokens{}, writer: cfg.Writer}
 }
 

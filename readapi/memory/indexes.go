@@ -28,7 +28,8 @@ type Indexes struct {
 	db    *stdsql.DB
 	mu    sync.Mutex
 	cache *lru.Cache[string, *userIndex]
-	emb   Embedder // nil: no dense vectors
+	emb   Embedder       // nil: no dense vectors
+	lex   search.Lexicon // nil: no noun kinds
 }
 
 type userIndex struct {
@@ -46,8 +47,8 @@ type Embedder interface {
 }
 
 // NewIndexes returns an index cache over the read model in db; emb may be
-// nil (the offline similarity alone).
-func NewIndexes(db *stdsql.DB, size int, emb Embedder) *Indexes {
+// nil (the offline similarity alone), lex too (no noun kinds).
+func NewIndexes(db *stdsql.DB, size int, emb Embedder, lex search.Lexicon) *Indexes {
 	if size <= 0 {
 		size = DefaultIndexCacheSize
 	}
@@ -55,12 +56,12 @@ func NewIndexes(db *stdsql.DB, size int, emb Embedder) *Indexes {
 	if err != nil {
 		panic(err) // only for a size <= 0, excluded above
 	}
-	return &Indexes{db: db, cache: cache, emb: emb}
+	return &Indexes{db: db, cache: cache, emb: emb, lex: lex}
 }
 
-// newIndex is an empty index with the embedder, if any.
+// newIndex is an empty index with the embedder and lexicon, if any.
 func (x *Indexes) newIndex() *search.Index {
-	cfg := search.Config{}
+	cfg := search.Config{Lexicon: x.lex}
 	if x.emb != nil {
 		cfg.Embedder = x.emb
 	}

@@ -44,6 +44,7 @@ import (
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
 	"github.com/strata-platform/strata/readapi/memory/memorybench/corpus"
+	"github.com/strata-platform/strata/readapi/memory/wordnet"
 )
 
 // Options size a run. Start from Full or Quick and set DB.
@@ -64,6 +65,10 @@ type Options struct {
 	Writers        int           // concurrent writers of the remember figures
 	WriteDuration  time.Duration // how long the writers (and the baseline's) run
 
+	// WordNetDir is the WordNet database recall reads noun kinds from
+	// (readapi/memory/wordnet); "" or a directory without one: none.
+	WordNetDir string
+
 	// Split is the split the quality figures are measured on: "" or
 	// corpus.SplitEval for the figures, corpus.SplitTrain while tuning.
 	Split string
@@ -76,14 +81,16 @@ type Options struct {
 // entities and 1,000 queries (seed 42).
 func Full() Options {
 	return Options{Mode: "full", Seed: 42, Memories: 50_000, Entities: 200, Queries: 1000, Chunk: 500,
-		FitCandidates: 50, Clients: 2, ContextQueries: 200, Writers: 8, WriteDuration: 10 * time.Second}
+		FitCandidates: 50, Clients: 2, ContextQueries: 200, Writers: 8, WriteDuration: 10 * time.Second,
+		WordNetDir: wordnet.DefaultDir}
 }
 
 // Quick is the preset of `--quick`: 5,000 memories over 40 entities and 200
 // queries, shorter write runs.
 func Quick() Options {
 	return Options{Mode: "quick", Seed: 42, Memories: 5000, Entities: 40, Queries: 200, Chunk: 250,
-		FitCandidates: 50, Clients: 2, ContextQueries: 60, Writers: 8, WriteDuration: 3 * time.Second}
+		FitCandidates: 50, Clients: 2, ContextQueries: 60, Writers: 8, WriteDuration: 3 * time.Second,
+		WordNetDir: wordnet.DefaultDir}
 }
 
 // Logf prints a progress line to o.Progress, if set.
@@ -156,7 +163,15 @@ func start(ctx context.Context, o Options) (*bench, error) {
 		return b.runner.WaitFor(wctx, k, projmemory.Name)
 	}
 	b.svc = cmd.New(b.store, keys, clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
-	b.api = readmemory.New(readmemory.Config{Service: b.svc, DB: o.DB})
+	cfg := readmemory.Config{Service: b.svc, DB: o.DB}
+	if o.WordNetDir != "" {
+		if lex, err := wordnet.Open(o.WordNetDir); err == nil {
+			cfg.Lexicon = lex
+		} else {
+			o.Logf("recall runs without noun kinds: %v", err)
+		}
+	}
+	b.api = readmemory.New(cfg)
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	b.stop = stop
 	go b.store.RunNotifier(bg, wake.Fire)

@@ -72,6 +72,7 @@ type settings struct {
 	mask             uint32
 	synonyms         Synonyms
 	embedder         Embedder
+	lexicon          Lexicon
 }
 
 func resolve(c Config) settings {
@@ -82,6 +83,7 @@ func resolve(c Config) settings {
 		nsBoost:      c.NamespaceBoost,
 		synonyms:     c.Synonyms,
 		embedder:     c.Embedder,
+		lexicon:      c.Lexicon,
 	}
 	if s.wSim < 0 || s.wImp < 0 || s.wRec < 0 || s.wSim+s.wImp+s.wRec == 0 {
 		w := DefaultWeights()

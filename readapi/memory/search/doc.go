@@ -16,12 +16,22 @@
 //     of "<word>" (numbers: the word feature only). Character n-grams make
 //     typos and morphology match ("postgress" ~ "PostgreSQL").
 //
+// With a Config.Lexicon (WordNet), each lower-case noun of a document, and
+// each two-word compound the lexicon knows, also adds kind terms ("^animal"
+// for "corgi"): its synonyms' and hypernyms' lemmas, not its own. They are
+// BM25 terms only, not counted in the document's length. A query noun's
+// kind term is an alternative of its stem (one group); a group's normaliser
+// uses its rarest alternative held by some document.
+//
+// In a search with Query.EntityID, query words held by at least half of
+// that entity's documents (ImpliedShare: mostly its name) are dropped.
+//
 // # Scoring
 //
 // For query q and document d, with N documents, df a term's or dimension's
 // document frequency, avgdl the mean document length in terms:
 //
-//	lexical(q,d)  = min(1, BM25(q,d) / Σ_g w_g·max_{t∈g} idf(t))
+//	lexical(q,d)  = min(1, BM25(q,d) / Σ_g w_g·max_{t∈g, df(t)>0} idf(t))
 //	BM25(q,d)     = Σ_t w_t·idf(t)·tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl))
 //	idf(t)        = ln(1 + (N − df + 0.5)/(df + 0.5)),  k1 = 1.2, b = 0.75
 //	                over the query's distinct terms: stems w = 1, bigrams

@@ -34,6 +34,8 @@ type Index struct {
 	layers  map[string]int32
 	model   RerankModel
 	facts   map[string][]int32 // factKey(subject, predicate) → slots of live documents stating it
+	// entityDocs counts the live documents naming each entity id.
+	entityDocs map[string]int32
 
 	pool sync.Pool // *scratch
 }
@@ -75,6 +77,8 @@ func New(cfg Config) *Index {
 		layers: make(map[string]int32),
 		facts:  make(map[string][]int32),
 		model:  cfg.Rerank,
+
+		entityDocs: make(map[string]int32),
 	}
 	if ix.model == (RerankModel{}) {
 		ix.model = DefaultRerankModel()
@@ -88,7 +92,7 @@ func (ix *Index) Upsert(d Doc) {
 	d.EntityIDs = slices.Clone(d.EntityIDs)
 	d.Variants = slices.Clone(d.Variants)
 	d.Facts = slices.Clone(d.Facts)
-	a := analyse(&ix.an, d, ix.set.mask, ix.set.embedder)
+	a := analyse(&ix.an, d, ix.set.mask, ix.set.embedder, ix.set.lexicon)
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -104,9 +108,12 @@ func (ix *Index) Upsert(d Doc) {
 		ix.removeSlot(s)
 	}
 	s := ix.allocSlot()
-	termIDs := make([]int32, len(a.terms))
+	termIDs := make([]int32, len(a.terms), len(a.terms)+len(a.kinds))
 	for i, t := range a.terms {
 		termIDs[i] = ix.terms.intern(t)
+	}
+	for _, k := range a.kinds {
+		termIDs = append(termIDs, ix.terms.intern(k))
 	}
 	slices.Sort(termIDs)
 	runs(termIDs, func(id int32, n int) { ix.terms.add(id, n, s) })
@@ -126,13 +133,16 @@ func (ix *Index) Upsert(d Doc) {
 		refs:       int32(len(termIDs) + len(a.dims)),
 		importance: float32(clamp01(d.Importance)),
 	}
-	ix.dls[s] = float32(len(termIDs))
+	ix.dls[s] = float32(len(a.terms)) // kind terms are not the document's length
 	ix.ids[d.ID] = s
 	for _, k := range factKeys(d.Facts) {
 		ix.facts[k] = append(ix.facts[k], s)
 	}
+	for _, id := range distinct(d.EntityIDs) {
+		ix.entityDocs[id]++
+	}
 	ix.live++
-	ix.totalDL += float64(len(termIDs))
+	ix.totalDL += float64(len(a.terms))
 	ix.meta[s].approxNorm = float32(ix.vectorNorm(a.dims, math.Log(float64(ix.live)+1)))
 }
 
@@ -181,6 +191,11 @@ func (ix *Index) removeSlot(s int32) {
 			ix.facts[k] = l
 		} else {
 			delete(ix.facts, k)
+		}
+	}
+	for _, id := range distinct(r.doc.EntityIDs) {
+		if ix.entityDocs[id]--; ix.entityDocs[id] <= 0 {
+			delete(ix.entityDocs, id)
 		}
 	}
 	ix.live--
@@ -294,4 +309,16 @@ func factKeys(facts []Interval) []string {
 		}
 	}
 	return out
+}
+
+// distinct returns ids without repeats (a new slice when it had any).
+func distinct(ids []string) []string {
+	for i := range ids {
+		if slices.Contains(ids[:i], ids[i]) {
+			out := slices.Clone(ids)
+			slices.Sort(out)
+			return slices.Compact(out)
+		}
+	}
+	return ids
 }

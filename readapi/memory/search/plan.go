@@ -30,16 +30,21 @@ type spec struct {
 	feats  []feat
 }
 
-// origSpec is the query as written: every distinct stem (weight 1) and
-// every distinct bigram (BigramWeight), every token in the vector.
-func origSpec(toks []text.Token) spec {
+// origSpec is the query as written: every distinct stem (weight 1; with a
+// Lexicon, a noun's kind term is its alternative) and every distinct bigram
+// (BigramWeight), every token in the vector.
+func origSpec(toks []text.Token, lex Lexicon) spec {
 	var sp spec
 	seen := make(map[string]bool)
 	for _, t := range toks {
 		sp.feats = append(sp.feats, feat{tok: t, w: 1, grams: true})
 		if !seen[t.Stem] {
 			seen[t.Stem] = true
-			sp.groups = append(sp.groups, group{alts: []string{t.Stem}, w: 1})
+			g := group{alts: []string{t.Stem}, w: 1}
+			if k := queryKind(lex, t); k != "" {
+				g.alts = append(g.alts, k)
+			}
+			sp.groups = append(sp.groups, g)
 		}
 	}
 	for _, b := range text.Bigrams(toks) {
@@ -129,7 +134,11 @@ func bm25IDF(n, df float64) float64 { return math.Log1p((n - df + 0.5) / (df + 0
 func (ix *Index) resolve(sp spec, e *env) *plan {
 	p := &plan{}
 	for _, g := range sp.groups {
-		best := 0.0
+		// A group's normaliser is its rarest alternative that some document
+		// holds (one no document holds cannot be matched, so it must not
+		// set the bar: "animals" in no memory, its kind term in some), or
+		// the rarest of all when none is held.
+		best, bestHeld := 0.0, 0.0
 		for _, a := range g.alts {
 			df := 0.0
 			id, ok := ix.terms.lookup(a)
@@ -139,8 +148,12 @@ func (ix *Index) resolve(sp spec, e *env) *plan {
 			idf := bm25IDF(e.n, df)
 			best = max(best, idf)
 			if ok && df > 0 {
+				bestHeld = max(bestHeld, idf)
 				p.terms = append(p.terms, qterm{id: id, w: g.w * idf})
 			}
+		}
+		if bestHeld > 0 {
+			best = bestHeld
 		}
 		p.bmNorm += g.w * best
 	}

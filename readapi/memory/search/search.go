@@ -23,12 +23,6 @@ func (ix *Index) Search(q Query) []Hit {
 	if len(toks) == 0 {
 		return nil
 	}
-	orig := origSpec(toks)
-	var syn spec
-	hasSyn := false
-	if q.Expand {
-		syn, hasSyn = synonymSpec(toks, ix.set.synonyms)
-	}
 	var qemb []float32
 	if ix.set.embedder != nil {
 		qemb = ix.set.embedder.Embed(q.Text)
@@ -39,6 +33,13 @@ func (ix *Index) Search(q Query) []Hit {
 	e, ok := ix.newEnv(q, limit, qemb)
 	if !ok {
 		return nil
+	}
+	toks = ix.dropImplied(toks, e)
+	orig := origSpec(toks, ix.set.lexicon)
+	var syn spec
+	hasSyn := false
+	if q.Expand {
+		syn, hasSyn = synonymSpec(toks, ix.set.synonyms)
 	}
 	op := ix.resolve(orig, e)
 	var cands []cand
@@ -108,7 +109,7 @@ func (ix *Index) feedbackSpec(op *plan, orig spec, e *env) (spec, bool) {
 	weight := make(map[int32]float64)
 	for _, c := range top {
 		runs(ix.recs[c.slot].terms, func(id int32, n int) {
-			if !inQuery[id] && !isBigram(ix.terms.keys[id]) {
+			if k := ix.terms.keys[id]; !inQuery[id] && !isBigram(k) && !strings.HasPrefix(k, kindMark) {
 				weight[id] += float64(n) * bm25IDF(e.n, float64(ix.terms.pl[id].df))
 			}
 		})

@@ -145,4 +145,7 @@ type Config struct {
 	Embedder Embedder
 	// Rerank is the rerank model; the zero value means DefaultRerankModel().
 	Rerank RerankModel
+	// Lexicon, when set, indexes the kinds of documents' nouns and lets a
+	// query noun match its members (see the package documentation).
+	Lexicon Lexicon
 }

@@ -64,13 +64,14 @@ func eachFeature(t text.Token, grams bool, fn func(h uint32, kind int)) {
 // analysed is a document's index form, computed without the lock.
 type analysed struct {
 	terms []string // unigram stems and bigrams of Text and every variant
+	kinds []string // kind terms (Config.Lexicon), not counted in the length
 	dims  []uint32 // hashed features, sorted, one entry per occurrence
 	fp    text.Fingerprint
 	emb   []float32
 }
 
 // analyse computes d's index form.
-func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder) analysed {
+func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder, lex Lexicon) analysed {
 	var a analysed
 	n := len(d.Text)
 	for _, v := range d.Variants {
@@ -78,6 +79,10 @@ func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder) analysed {
 	}
 	a.dims = make([]uint32, 0, 3*n) // ≈ 15 features per 5-letter word
 	a.terms = make([]string, 0, n/3)
+	var seenKind map[string]bool
+	if lex != nil {
+		seenKind = make(map[string]bool)
+	}
 	add := func(s string) []text.Token {
 		toks := an.Analyze(s)
 		for _, t := range toks {
@@ -85,6 +90,9 @@ func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder) analysed {
 			a.dims = appendFeatures(a.dims, t, mask, true)
 		}
 		a.terms = append(a.terms, text.Bigrams(toks)...)
+		if lex != nil {
+			a.kinds = kindTerms(lex, toks, seenKind, a.kinds)
+		}
 		return toks
 	}
 	a.fp = text.FingerprintTokens(d.Text, add(d.Text))
