@@ -143,7 +143,7 @@ func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 			m.content, array_to_json(m.variants)::text,
 			COALESCE((SELECT json_agg(n.entity_id) FROM `+proj.Schema+`.mentions n WHERE n.memory_id = m.memory_id), '[]')::text,
 			COALESCE((SELECT json_agg(json_build_object('from', e.valid_from, 'until', e.valid_until,
-				'subject', e.subject_id, 'predicate', e.predicate)) FROM `+proj.Schema+`.edges e
+				'subject', e.subject_id, 'predicate', e.predicate, 'object', e.object_id)) FROM `+proj.Schema+`.edges e
 				WHERE e.memory_id = m.memory_id), '[]')::text
 		FROM `+proj.Schema+`.memories m WHERE m.user_id = $1 AND m.version > $2`, user, u.version)
 	if err != nil {
@@ -203,14 +203,14 @@ func decodeDoc(d *search.Doc, variants, entities, facts string) error {
 		return err
 	}
 	var spans []struct {
-		From, Until        *time.Time
-		Subject, Predicate string
+		From, Until                *time.Time
+		Subject, Predicate, Object string
 	}
 	if err := json.Unmarshal([]byte(facts), &spans); err != nil {
 		return err
 	}
 	for _, s := range spans {
-		iv := search.Interval{Subject: s.Subject, Predicate: s.Predicate}
+		iv := search.Interval{Subject: s.Subject, Predicate: s.Predicate, Object: s.Object}
 		if s.From != nil {
 			iv.From = s.From.UTC()
 		}

@@ -73,7 +73,8 @@ type Options struct {
 	// corpus.SplitEval for the figures, corpus.SplitTrain while tuning.
 	Split string
 	// Misses, when set, receives every query of the plain recall run whose
-	// top 5 holds no relevant memory, with what it found and what it missed.
+	// top 5 holds no relevant memory, with what it found and what it missed,
+	// and every result that duplicates a higher-ranked one.
 	Misses io.Writer
 }
 

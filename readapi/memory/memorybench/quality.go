@@ -144,6 +144,7 @@ func (b *bench) quality(ctx context.Context) ([]Figure, error) {
 			b.score(t, q, r)
 			if cfg.name == recallPlain && b.o.Misses != nil {
 				b.writeMiss(q, r)
+				b.writeDups(q, r)
 			}
 		}
 		b.o.Logf("  %s", t.summary(cfg.name))
@@ -214,6 +215,26 @@ func (b *bench) writeMiss(q *corpus.Query, r ranked) {
 	for i, it := range r[:min(hitRank, len(r))] {
 		if len(it.members) > 0 {
 			fmt.Fprintf(w, "   got%d: %s\n", i+1, b.c.Memories[it.members[0]].Content)
+		}
+	}
+}
+
+// writeDups writes to Options.Misses every result of q that duplicates a
+// higher-ranked one (the same corpus original), with both texts.
+func (b *bench) writeDups(q *corpus.Query, r ranked) {
+	seen := map[int32]int32{} // duplicate group → the corpus memory that showed it first
+	for _, it := range r {
+		for _, m := range it.members {
+			if first, ok := seen[b.lab.group[m]]; ok {
+				fmt.Fprintf(b.o.Misses, "DUP %s %q\n   first: %s\n   again: %s\n", q.ID, q.Text,
+					b.c.Memories[first].Content, b.c.Memories[it.members[0]].Content)
+				break
+			}
+		}
+		for _, m := range it.members {
+			if _, ok := seen[b.lab.group[m]]; !ok {
+				seen[b.lab.group[m]] = m
+			}
 		}
 	}
 }

@@ -176,7 +176,8 @@ func (ix *Index) hits(cands []cand, limit int) []Hit {
 			if ix.recs[c.slot].doc.Text == "" || ix.recs[k].doc.Text == "" {
 				continue
 			}
-			if _, dup = fp.NearDuplicate(ix.recs[k].fp); dup {
+			if _, dup = fp.NearDuplicate(ix.recs[k].fp); dup || ix.restates(c.slot, k) {
+				dup = true
 				break
 			}
 		}

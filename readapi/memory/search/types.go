@@ -34,10 +34,11 @@ type Doc struct {
 // Interval is a fact's validity: [From, Until). A zero Until means the fact
 // is still valid; a zero From means valid since the beginning. Subject and
 // Predicate name the fact (an entity id and a predicate) for questions that
-// ask for it (Query.About); they may be empty.
+// ask for it (Query.About), Object its value (two memories stating the same
+// value restate each other); they may be empty.
 type Interval struct {
-	From, Until        time.Time
-	Subject, Predicate string
+	From, Until                time.Time
+	Subject, Predicate, Object string
 }
 
 // ValidAt reports whether t lies in [From, Until).
