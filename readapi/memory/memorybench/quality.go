@@ -204,6 +204,18 @@ func ratio(a, b int) float64 {
 // memory: the query, the relevant texts, then the top 5 found.
 func (b *bench) writeMiss(q *corpus.Query, r ranked) {
 	rel := b.set(q.Relevant...)
+	if q.Kind == corpus.QueryTemporal && !q.AsOf.IsZero() && len(r) > 0 && !holds(r[0], rel) && len(r[0].members) > 0 {
+		fmt.Fprintf(b.o.Misses, "ASOF %s %q as_of=%s\n   top1: %s\n", q.ID, q.Text, q.AsOf.Format(time.DateOnly),
+			b.c.Memories[r[0].members[0]].Content)
+	}
+	for _, it := range r {
+		if q.Kind == corpus.QueryTemporal && !q.AsOf.IsZero() && len(it.members) > 0 &&
+			(it.created.After(q.AsOf) || !b.validAt(it.members[0], q.AsOf)) {
+			m := b.c.Memories[it.members[0]]
+			fmt.Fprintf(b.o.Misses, "ASOF %s %q as_of=%s\n   stale result (stated %s): %s\n", q.ID, q.Text,
+				q.AsOf.Format(time.DateOnly), m.CreatedAt.Format(time.DateOnly), m.Content)
+		}
+	}
 	if rank := first(r, rel); rank >= 0 && rank < hitRank {
 		return
 	}

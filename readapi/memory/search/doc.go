@@ -32,6 +32,7 @@
 // document frequency, avgdl the mean document length in terms:
 //
 //	lexical(q,d)  = min(1, BM25(q,d) / Σ_g w_g·max_{t∈g, df(t)>0} idf(t))
+//	                (a query word no document holds adds nothing)
 //	BM25(q,d)     = Σ_t w_t·idf(t)·tf·(k1+1) / (tf + k1·(1 − b + b·dl/avgdl))
 //	idf(t)        = ln(1 + (N − df + 0.5)/(df + 0.5)),  k1 = 1.2, b = 0.75
 //	                over the query's distinct terms: stems w = 1, bigrams

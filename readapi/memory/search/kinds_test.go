@@ -33,7 +33,7 @@ func TestKindsMatchMembersAndSynonyms(t *testing.T) {
 		{ID: "city", Namespace: "global", Text: "Ana moved to a new city and loves the cafes", Importance: 0.9},
 		{ID: "trip", Namespace: "global", Text: "Ana plans a long vacation in Japan next summer", Importance: 0.2},
 	}
-	for _, c := range []struct{ query, want string }{{"Which animals does Ana have?", "corgi"}, {"Any holidays planned by Ana?", "trip"}} {
+	for _, c := range []struct{ query, want string }{{"Which animals does Ana have?", "corgi"}, {"Any holidays coming up for Ana?", "trip"}} {
 		hits := fill(t, search.Config{Lexicon: pets}, docs...).Search(search.Query{Text: c.query, Namespace: "global", Now: now})
 		if len(hits) == 0 || hits[0].ID != c.want {
 			t.Errorf("%q with a lexicon: got %v, want %s first", c.query, ids(hits), c.want)

@@ -135,10 +135,11 @@ func (ix *Index) resolve(sp spec, e *env) *plan {
 	p := &plan{}
 	for _, g := range sp.groups {
 		// A group's normaliser is its rarest alternative that some document
-		// holds (one no document holds cannot be matched, so it must not
-		// set the bar: "animals" in no memory, its kind term in some), or
-		// the rarest of all when none is held.
-		best, bestHeld := 0.0, 0.0
+		// holds. A query word no document holds ("species", "companion")
+		// tells no document from another, yet at its maximal idf it used to
+		// swell the normaliser until every similarity was small and
+		// importance decided the ranking: such a group adds nothing.
+		bestHeld := 0.0
 		for _, a := range g.alts {
 			df := 0.0
 			id, ok := ix.terms.lookup(a)
@@ -146,16 +147,12 @@ func (ix *Index) resolve(sp spec, e *env) *plan {
 				df = float64(ix.terms.pl[id].df)
 			}
 			idf := bm25IDF(e.n, df)
-			best = max(best, idf)
 			if ok && df > 0 {
 				bestHeld = max(bestHeld, idf)
 				p.terms = append(p.terms, qterm{id: id, w: g.w * idf})
 			}
 		}
-		if bestHeld > 0 {
-			best = bestHeld
-		}
-		p.bmNorm += g.w * best
+		p.bmNorm += g.w * bestHeld
 	}
 	qtf := make(map[uint32]float64)
 	selective := make(map[uint32]bool)
