@@ -46,7 +46,7 @@
 //	similarity'   = 0.6·similarity when one of d's Facts is not valid at
 //	                the reference time (superseded), else similarity
 //	recency       = 0.5^(age_days / 30),  age = ref − CreatedAt (≤ 0 → 1)
-//	score         = 0.75·similarity' + 0.15·importance + 0.10·recency
+//	score         = 0.80·similarity' + 0.10·importance + 0.10·recency
 //	score'        = 0.95·score for a document outside the requested
 //	                namespace in a CrossNamespace search, else score
 //

@@ -179,7 +179,9 @@ func (ix *Index) resolve(sp spec, e *env) *plan {
 	// order changes from run to run.
 	slices.SortFunc(p.dims, func(a, b qdim) int { return cmp.Compare(a.dim, b.dim) })
 	for _, q := range p.dims {
-		p.qnorm += q.w * q.w
+		if q.id >= 0 { // a dimension no document has is a query word's noise too
+			p.qnorm += q.w * q.w
+		}
 	}
 	p.qnorm = math.Sqrt(p.qnorm)
 	return p
