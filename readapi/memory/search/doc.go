@@ -59,15 +59,18 @@
 // reference time, or any such fact with History) come before all others.
 // They are candidates whatever their words and need no MinSimilarity.
 //
-// Candidates come from the posting lists only: every posting of every query
+// Candidates come from the posting lists: every posting of every query
 // term (BM25 is exact), and the postings of the query's word features and
 // 4- and 5-grams present in at most max(256, N/32) documents (a partial dot
-// product). The best max(5·limit, 50) (at most 1000) candidates by an
-// estimate of the final score are then scored exactly as above (full cosine
-// over all dimensions). Filters (namespace, layer, entity, AsOf) are applied
-// before estimation. Hits need similarity ≥ 0.05 (MinSimilarity). A
-// candidate that is a text.NearDuplicate of a higher-ranked hit's Text is
-// dropped.
+// product); with an Embedder, also the max(50, 5·limit) filter-passing
+// documents nearest to the query by dense cosine (an exact scan of unit
+// vectors, one dot product per document). The best max(5·limit, 50) (at
+// most 1000) candidates by an estimate of the final score are then scored
+// exactly as above (full cosine over all dimensions). Filters (namespace,
+// layer, entity, AsOf) are applied before estimation. Hits need similarity
+// ≥ 0.05 (MinSimilarity). A candidate that is a text.NearDuplicate of a
+// higher-ranked hit's Text, or that restates the same graph facts about the
+// same entities in similar words (stem cosine ≥ 0.4), is dropped.
 //
 // # Expansion
 //

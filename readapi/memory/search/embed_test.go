@@ -1,6 +1,7 @@
 package search_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,5 +47,27 @@ func TestEmbedder(t *testing.T) {
 				t.Errorf("got %v, want %s first", got, tt.first)
 			}
 		})
+	}
+}
+
+// With embeddings, the nearest documents by dense cosine are candidates
+// even when they share no word with the query.
+func TestDenseNeighboursAreCandidates(t *testing.T) {
+	docs := []search.Doc{
+		{ID: "kitten", Namespace: "global", Text: "Jo brought home a tiny kitten", Importance: 0.1},
+		{ID: "tea", Namespace: "global", Text: "Jo prefers green tea in the morning", Importance: 0.9},
+	}
+	q := search.Query{Text: "feline companions", Namespace: "global", Now: now}
+	if got := ids(fill(t, search.Config{}, docs...).Search(q)); slices.Contains(got, "kitten") {
+		t.Fatalf("without embeddings the kitten memory was found (%v): the test proves nothing", got)
+	}
+	got := ids(fill(t, search.Config{Embedder: topicEmbedder{dims: 2}}, docs...).Search(q))
+	if len(got) == 0 || got[0] != "kitten" {
+		t.Errorf("got %v, want kitten first", got)
+	}
+	// Filters still apply to neighbours.
+	q.Layer = "working"
+	if got := ids(fill(t, search.Config{Embedder: topicEmbedder{dims: 2}}, docs...).Search(q)); len(got) != 0 {
+		t.Errorf("a layer no memory has found %v", got)
 	}
 }

@@ -46,7 +46,7 @@ type docRec struct {
 	terms []int32  // term ids, sorted, one per occurrence
 	dims  []uint32 // hashed dimensions, sorted, one per occurrence
 	fp    text.Fingerprint
-	emb   []float32
+	emb   qvec // the embedding (Doc.Embedding or the Embedder's), if any
 }
 
 // docMeta is the hot part of a stored document (32 bytes), read for every

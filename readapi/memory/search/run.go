@@ -64,7 +64,7 @@ func (ix *Index) run(p *plan, e *env) []cand {
 // common ones), then keeps the m filter-passing documents with the best
 // approximate final score. sc.bm holds the exact BM25 sums afterwards.
 func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
-	if p.bmNorm == 0 && p.qnorm == 0 {
+	if p.bmNorm == 0 && p.qnorm == 0 && len(e.qemb.q) == 0 {
 		return nil
 	}
 	touch := func(s int32) {
@@ -104,6 +104,16 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 	for _, s := range e.answers {
 		touch(s)
 	}
+	// Dense neighbours join the candidates; their estimate counts the
+	// dense cosine as exact scoring will (the others' leaves it out).
+	var dense map[int32]float64
+	if nbs := ix.neighbours(e, max(DenseNeighbours, m)); len(nbs) > 0 {
+		dense = make(map[int32]float64, len(nbs))
+		for _, nb := range nbs {
+			dense[nb.slot] = float64(nb.cos)
+			touch(nb.slot)
+		}
+	}
 	var h candHeap
 	for _, s := range sc.touched {
 		if !ix.pass(e, s) {
@@ -114,6 +124,9 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 		cos := 0.0
 		if n := float64(ix.meta[s].approxNorm); n > 0 && p.qnorm > 0 {
 			cos = min(1, float64(sc.dot[s])/(n*p.qnorm))
+		}
+		if d, ok := dense[s]; ok {
+			cos = 0.5*cos + 0.5*min(1, d)
 		}
 		sim := LexicalShare*bm + (1-LexicalShare)*cos
 		// Recency is costly; skip documents that cannot enter the heap even

@@ -21,8 +21,8 @@ type env struct {
 	n       float64   // live documents
 	lnN1    float64   // ln(n+1)
 	avgdl   float64
-	m       int // candidates scored exactly per variant
-	qemb    []float32
+	m       int                // candidates scored exactly per variant
+	qemb    qvec               // quantised like the documents' (empty: none)
 	asked   map[[2]string]bool // (subject, predicate) pairs the query asks for (Query.About × Predicates)
 	history bool
 	answers []int32 // slots of documents stating an asked fact (candidates whatever their words)
@@ -46,7 +46,7 @@ func (ix *Index) newEnv(q Query, limit int, qemb []float32) (*env, bool) {
 		lnN1:    math.Log(float64(ix.live) + 1),
 		avgdl:   ix.totalDL / float64(ix.live),
 		m:       min(max(5*limit, 50), 1000),
-		qemb:    qemb,
+		qemb:    quantise(qemb),
 	}
 	if e.ref.IsZero() {
 		e.ref = q.Now
@@ -231,24 +231,10 @@ func (ix *Index) storeNorm(s int32, norm float64) {
 // agree in length.
 func (ix *Index) vector(p *plan, e *env, s int32) float64 {
 	c := ix.hashedCosine(p, e, s)
-	if d := ix.recs[s].emb; len(e.qemb) > 0 && len(d) == len(e.qemb) {
-		c = 0.5*c + 0.5*max(0, denseCosine(e.qemb, d))
+	if d := ix.recs[s].emb; len(e.qemb.q) > 0 && len(d.q) == len(e.qemb.q) {
+		c = 0.5*c + 0.5*min(1, max(0, float64(e.qemb.cos(d))))
 	}
 	return c
-}
-
-func denseCosine(a, b []float32) float64 {
-	dot, na, nb := 0.0, 0.0, 0.0
-	for i := range a {
-		x, y := float64(a[i]), float64(b[i])
-		dot += x * y
-		na += x * x
-		nb += y * y
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return min(1, dot/math.Sqrt(na*nb))
 }
 
 // fastExp2 approximates 2^x for x ≤ 0 (relative error < 2e-4): the

@@ -142,7 +142,8 @@ type Config struct {
 	// Synonyms for query expansion; nil means a small built-in English list.
 	Synonyms Synonyms
 	// Embedder, when set, contributes dense cosine to the vector part of
-	// similarity (see the package documentation). It adds no candidates.
+	// similarity, and the nearest documents by it are candidates (see the
+	// package documentation).
 	Embedder Embedder
 	// Rerank is the rerank model; the zero value means DefaultRerankModel().
 	Rerank RerankModel

@@ -67,7 +67,7 @@ type analysed struct {
 	kinds []string // kind terms (Config.Lexicon), not counted in the length
 	dims  []uint32 // hashed features, sorted, one entry per occurrence
 	fp    text.Fingerprint
-	emb   []float32
+	emb   qvec
 }
 
 // analyse computes d's index form.
@@ -102,11 +102,9 @@ func analyse(an *text.Analyzer, d Doc, mask uint32, emb Embedder, lex Lexicon) a
 	a.dims = sortDims(a.dims) // exact size: the document keeps it
 	switch {
 	case d.Embedding != nil:
-		if len(d.Embedding) > 0 {
-			a.emb = d.Embedding
-		}
+		a.emb = quantise(d.Embedding)
 	case emb != nil && d.Text != "":
-		a.emb = emb.Embed(d.Text)
+		a.emb = quantise(emb.Embed(d.Text))
 	}
 	return a
 }
