@@ -65,7 +65,9 @@ type MergedText struct {
 // MemoryMerged records that a near-duplicate of an existing memory was
 // stated again: the memory keeps its text, gains the new phrasing as a
 // variant, its importance becomes the higher of the two, and new tags and
-// metadata keys are added.
+// metadata keys are added. StatedAt is when the new phrasing was stated
+// (business time; At is when the merge was decided); events recorded before
+// it existed have none, and their At stands in.
 type MemoryMerged struct {
 	MemoryID   string        `json:"memory_id"`
 	UserID     string        `json:"user_id"`
@@ -73,7 +75,16 @@ type MemoryMerged struct {
 	Similarity float64       `json:"similarity"`
 	Secret     kernel.Sealed `json:"secret"` // MergedText under MemoryKey(MemoryID)
 	At         time.Time     `json:"at"`
+	StatedAt   time.Time     `json:"stated_at,omitzero"`
 	Text       *MergedText   `json:"-"`
+}
+
+// Stated is when the merged phrasing was stated: StatedAt, else At.
+func (e *MemoryMerged) Stated() time.Time {
+	if e.StatedAt.IsZero() {
+		return e.At
+	}
+	return e.StatedAt
 }
 
 // Reasons a memory or an edge is removed.

@@ -85,7 +85,8 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 		if dup, sim := d.s.nearDuplicate(in.Namespace, aboutID, in.Content); dup != nil {
 			imp := max(dup.Importance, in.Importance)
 			d.emit(&MemoryMerged{MemoryID: dup.ID, UserID: d.s.UserID, Importance: imp, Similarity: sim, At: d.now,
-				Text: &MergedText{Variant: in.Content, Tags: in.Tags, Metadata: in.Metadata}})
+				StatedAt: in.At,
+				Text:     &MergedText{Variant: in.Content, Tags: in.Tags, Metadata: in.Metadata}})
 			return Remembered{MemoryID: dup.ID, Merged: true, Similarity: sim, Entities: names}
 		}
 	}

@@ -22,9 +22,10 @@ func (b *batch) apply(ctx context.Context, ev kernel.Event) error {
 			return err
 		}
 		return b.exec(ctx, `UPDATE memories SET importance = $2, variants = array_append(variants, $3),
+			variant_times = array_append(variant_times, $8), variant_importances = array_append(variant_importances, $2),
 			tags = ARRAY(SELECT DISTINCT unnest(tags || $4::text[])), metadata = metadata || $5::jsonb,
 			updated_at = $6, version = $7 WHERE memory_id = $1`,
-			e.MemoryID, e.Importance, e.Text.Variant, nonNil(e.Text.Tags), meta, e.At, v)
+			e.MemoryID, e.Importance, e.Text.Variant, nonNil(e.Text.Tags), meta, e.At, v, e.Stated())
 	case *memory.MemoryForgotten:
 		return b.forgotten(ctx, e)
 	case *memory.EntityRecognized:
@@ -71,8 +72,8 @@ func (b *batch) remembered(ctx context.Context, e *memory.MemoryRemembered) erro
 		return err
 	}
 	if err := b.exec(ctx, `INSERT INTO memories (memory_id, user_id, namespace, memory_type, importance, entity_id,
-		content, tags, metadata, created_at, updated_at, version)
-		VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8, $9, $10, $10, $11) ON CONFLICT (memory_id) DO NOTHING`,
+		content, tags, metadata, created_at, updated_at, version, first_importance)
+		VALUES ($1, $2, $3, $4, $5, NULLIF($6, ''), $7, $8, $9, $10, $10, $11, $5) ON CONFLICT (memory_id) DO NOTHING`,
 		e.MemoryID, e.UserID, e.Namespace, e.MemoryType, e.Importance, e.EntityID, e.Text.Content,
 		nonNil(e.Text.Tags), meta, e.At, v); err != nil {
 		return err

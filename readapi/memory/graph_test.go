@@ -128,3 +128,31 @@ func TestDeleteWithoutCascadeKeepsTheMemories(t *testing.T) {
 		t.Fatalf("recall = %v, want the memory kept", ids)
 	}
 }
+
+// Recall as_of reads a memory as it read then: a phrasing merged into it
+// later, which raised its importance, is not part of it yet.
+func TestAsOfRecallReadsAMemoryAsItReadThen(t *testing.T) {
+	w := start(t)
+	u := w.register("Ada")
+	first := w.remember(u, "Marta Silva loves ramen and always orders it at team lunches.",
+		map[string]any{"occurred_at": "2024-02-01T09:00:00Z", "importance": 0.2})["memory_id"].(string)
+	again := w.remember(u, "At team lunches Marta Silva always orders ramen and loves it.",
+		map[string]any{"occurred_at": "2025-03-01T09:00:00Z", "importance": 0.9})["memory_id"].(string)
+	if again != first {
+		t.Fatalf("the restatement was stored as %s, not merged into %s", again, first)
+	}
+	importance := func(fields map[string]any) any {
+		fields["query"] = "What does Marta Silva order at lunch?"
+		res := w.must(u, http.StatusOK, "POST", base+"/recall", fields)["results"].([]any)
+		if len(res) != 1 {
+			t.Fatalf("recall %v = %v, want the one memory", fields, res)
+		}
+		return res[0].(map[string]any)["importance"]
+	}
+	if got := importance(map[string]any{"as_of": "2024-06-01T00:00:00Z"}); got != 0.2 {
+		t.Errorf("importance as of 2024-06 = %v, want 0.2 (before the merge)", got)
+	}
+	if got := importance(map[string]any{}); got != 0.9 {
+		t.Errorf("importance now = %v, want 0.9", got)
+	}
+}

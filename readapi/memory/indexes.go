@@ -140,7 +140,8 @@ func (x *Indexes) removed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 // entities they refer to and the validity of the facts they state.
 func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *userIndex) error {
 	rows, err := tx.QueryContext(ctx, `SELECT m.memory_id, m.namespace, m.memory_type, m.importance, m.created_at,
-			m.content, array_to_json(m.variants)::text,
+			m.content, array_to_json(m.variants)::text, array_to_json(m.variant_times)::text,
+			array_to_json(m.variant_importances)::text, COALESCE(m.first_importance, m.importance),
 			COALESCE((SELECT json_agg(n.entity_id) FROM `+proj.Schema+`.mentions n WHERE n.memory_id = m.memory_id), '[]')::text,
 			COALESCE((SELECT json_agg(json_build_object('from', e.valid_from, 'until', e.valid_until,
 				'subject', e.subject_id, 'predicate', e.predicate, 'object', e.object_id)) FROM `+proj.Schema+`.edges e
@@ -153,12 +154,15 @@ func (x *Indexes) changed(ctx context.Context, tx *stdsql.Tx, user string, u *us
 	var docs []search.Doc
 	for rows.Next() {
 		var d search.Doc
-		var variants, entities, facts string
+		var variants, times, imps, entities, facts string
 		if err := rows.Scan(&d.ID, &d.Namespace, &d.Layer, &d.Importance, &d.CreatedAt, &d.Text, &variants,
-			&entities, &facts); err != nil {
+			&times, &imps, &d.FirstImportance, &entities, &facts); err != nil {
 			return err
 		}
 		if err := decodeDoc(&d, variants, entities, facts); err != nil {
+			return fmt.Errorf("memory %s: %w", d.ID, err)
+		}
+		if err := decodeRevisions(&d, times, imps); err != nil { // after the variants it dates
 			return fmt.Errorf("memory %s: %w", d.ID, err)
 		}
 		docs = append(docs, d)
@@ -220,5 +224,24 @@ func decodeDoc(d *search.Doc, variants, entities, facts string) error {
 		d.Facts = append(d.Facts, iv)
 	}
 	d.CreatedAt = d.CreatedAt.UTC()
+	return nil
+}
+
+// decodeRevisions reads when each variant was stated and the importance
+// from then on. Rows projected before these were kept have none: their
+// variants count as stated with the memory, at its present importance.
+func decodeRevisions(d *search.Doc, times, imps string) error {
+	if err := json.Unmarshal([]byte(times), &d.VariantTimes); err != nil {
+		return err
+	}
+	if err := json.Unmarshal([]byte(imps), &d.VariantImportances); err != nil {
+		return err
+	}
+	if len(d.VariantTimes) != len(d.Variants) || len(d.VariantImportances) != len(d.Variants) {
+		d.VariantTimes, d.VariantImportances, d.FirstImportance = nil, nil, d.Importance
+	}
+	for i := range d.VariantTimes {
+		d.VariantTimes[i] = d.VariantTimes[i].UTC()
+	}
 	return nil
 }

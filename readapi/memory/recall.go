@@ -139,6 +139,9 @@ func (a *API) Recall(ctx context.Context, user string, req RecallRequest) (Recal
 		if !ok {
 			continue
 		}
+		if !req.AsOf.IsZero() {
+			d = d.AsOf(req.AsOf) // as it read then: its importance then
+		}
 		hit := RecallHit{MemoryID: h.ID, Content: d.Text, Score: round(h.Score), Importance: d.Importance,
 			MemoryType: d.Layer, Namespace: d.Namespace, CreatedAt: d.CreatedAt}
 		if h.Reranked {

@@ -91,6 +91,7 @@ func New(cfg Config) *Index {
 func (ix *Index) Upsert(d Doc) {
 	d.EntityIDs = slices.Clone(d.EntityIDs)
 	d.Variants = slices.Clone(d.Variants)
+	d.VariantTimes, d.VariantImportances = slices.Clone(d.VariantTimes), slices.Clone(d.VariantImportances)
 	d.Facts = slices.Clone(d.Facts)
 	a := analyse(&ix.an, d, ix.set.mask, ix.set.embedder, ix.set.lexicon)
 
@@ -175,6 +176,7 @@ func (ix *Index) Get(id string) (Doc, bool) {
 	d := ix.recs[s].doc
 	d.EntityIDs = slices.Clone(d.EntityIDs)
 	d.Variants = slices.Clone(d.Variants)
+	d.VariantTimes, d.VariantImportances = slices.Clone(d.VariantTimes), slices.Clone(d.VariantImportances)
 	d.Facts = slices.Clone(d.Facts)
 	return d, true
 }

@@ -162,6 +162,10 @@ func (ix *Index) Features(q Query, id string) (Features, bool) {
 // Callers hold the read lock.
 func (ix *Index) features(p *plan, qi queryInfo, e *env, s int32) Features {
 	f := Features{Lexical: ix.lexical(p, e, s), Vector: ix.vector(p, e, s)}
+	if terms, dl, dims, _, ok := ix.then(e, s); ok { // as it read at as_of
+		c, _ := ix.cosineOf(p, e, dims, 0, false)
+		f.Lexical, f.Vector = lexicalOf(p, e, terms, dl), ix.withDense(e, s, c)
+	}
 	f.Phrase = ix.share(qi.bigrams, s)
 	f.Entity = ix.share(qi.caps, s)
 	kinds, matched := 0, 0

@@ -49,11 +49,12 @@ func (ix *Index) run(p *plan, e *env) []cand {
 	out := top[:0]
 	for _, c := range top {
 		s := c.slot
-		c.sim = LexicalShare*normBM25(float64(sc.bm[s]), p.bmNorm) + (1-LexicalShare)*ix.vector(p, e, s)
+		sim, importance := ix.similarity(p, e, s, float64(sc.bm[s]))
+		c.sim = sim
 		if c.sim < MinSimilarity && c.tier == 0 {
 			continue
 		}
-		c.score = ix.blend(e, s, c.sim, math.Exp2)
+		c.score = ix.blend(e, s, c.sim, importance, math.Exp2)
 		out = append(out, c)
 	}
 	return out
@@ -135,7 +136,7 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 			tier == h[0].tier && ix.set.wSim*sim+ix.set.wImp*float64(ix.meta[s].importance)+ix.set.wRec < h[0].score) {
 			continue
 		}
-		h.push(cand{slot: s, tier: tier, score: ix.blend(e, s, sim, fastExp2)}, m)
+		h.push(cand{slot: s, tier: tier, score: ix.blend(e, s, sim, float64(ix.meta[s].importance), fastExp2)}, m)
 	}
 	return h
 }

@@ -129,7 +129,7 @@ func allValid(facts []Interval, t time.Time) bool {
 // blend is the final score of the document in slot s with similarity sim:
 // supersession factor, weights, recency and the namespace boost. exp2 is
 // math.Exp2, or fastExp2 for the candidate pass's estimates.
-func (ix *Index) blend(e *env, s int32, sim float64, exp2 func(float64) float64) float64 {
+func (ix *Index) blend(e *env, s int32, sim, importance float64, exp2 func(float64) float64) float64 {
 	m := &ix.meta[s]
 	if m.hasFacts && !allValid(ix.recs[s].doc.Facts, e.ref) {
 		sim *= ix.set.superseded
@@ -138,7 +138,7 @@ func (ix *Index) blend(e *env, s int32, sim float64, exp2 func(float64) float64)
 	if age := e.refDays - m.days; age > 0 {
 		rec = exp2(-age / ix.set.halfLifeDays)
 	}
-	score := ix.set.wSim*sim + ix.set.wImp*float64(m.importance) + ix.set.wRec*rec
+	score := ix.set.wSim*sim + ix.set.wImp*importance + ix.set.wRec*rec
 	if e.boostNS && m.ns != e.ns {
 		score *= 1 - ix.set.nsBoost
 	}
@@ -154,8 +154,12 @@ func bm25TF(tf, dl, avgdl float64) float64 {
 // lexical is the normalised BM25 of the document in slot s for p, computed
 // from the document's own terms (for documents another variant found).
 func (ix *Index) lexical(p *plan, e *env, s int32) float64 {
-	terms := ix.recs[s].terms
-	dl := float64(ix.dls[s])
+	return lexicalOf(p, e, ix.recs[s].terms, float64(ix.dls[s]))
+}
+
+// lexicalOf is the normalised BM25 of a document of sorted term ids and
+// length dl for p.
+func lexicalOf(p *plan, e *env, terms []int32, dl float64) float64 {
 	sum := 0.0
 	for _, t := range p.terms {
 		lo, found := slices.BinarySearch(terms, t.id)
@@ -177,8 +181,22 @@ func (ix *Index) hashedCosine(p *plan, e *env, s int32) float64 {
 	if p.qnorm == 0 {
 		return 0
 	}
-	dims := ix.recs[s].dims
 	norm, cached := ix.cachedNorm(s)
+	c, norm := ix.cosineOf(p, e, ix.recs[s].dims, norm, cached)
+	if !cached {
+		ix.storeNorm(s, norm)
+	}
+	return c
+}
+
+// cosineOf is the cosine between p's query vector and the TF-IDF vector of
+// sorted hashed dimensions dims, with the index's current idf; norm is the
+// vector's norm when known, else computed (and returned, rounded as the
+// cache keeps it, so a cache hit changes no score).
+func (ix *Index) cosineOf(p *plan, e *env, dims []uint32, norm float64, cached bool) (float64, float64) {
+	if p.qnorm == 0 {
+		return 0, norm
+	}
 	dot, nn := 0.0, 0.0
 	j := 0
 	for i := 0; i < len(dims); {
@@ -201,14 +219,12 @@ func (ix *Index) hashedCosine(p *plan, e *env, s int32) float64 {
 		}
 	}
 	if !cached {
-		// Rounded as cached, so a cache hit changes no score.
 		norm = float64(float32(math.Sqrt(nn)))
-		ix.storeNorm(s, norm)
 	}
 	if norm == 0 {
-		return 0
+		return 0, norm
 	}
-	return min(1, dot/(norm*p.qnorm))
+	return min(1, dot/(norm*p.qnorm)), norm
 }
 
 // cachedNorm returns the document's exact vector norm if it was computed
@@ -230,7 +246,12 @@ func (ix *Index) storeNorm(s int32, norm float64) {
 // the dense cosine (negative taken as 0) when both embeddings exist and
 // agree in length.
 func (ix *Index) vector(p *plan, e *env, s int32) float64 {
-	c := ix.hashedCosine(p, e, s)
+	return ix.withDense(e, s, ix.hashedCosine(p, e, s))
+}
+
+// withDense averages the hashed cosine c of the document in slot s with its
+// dense cosine, when both embeddings exist and agree in length.
+func (ix *Index) withDense(e *env, s int32, c float64) float64 {
 	if d := ix.recs[s].emb; len(e.qemb.q) > 0 && len(d.q) == len(e.qemb.q) {
 		c = 0.5*c + 0.5*min(1, max(0, float64(e.qemb.cos(d))))
 	}
@@ -248,4 +269,21 @@ func fastExp2(x float64) float64 {
 	// Minimax-style cubic for 2^f on [0, 1).
 	p := 1 + f*(0.6951786+f*(0.2261461+f*0.0786753))
 	return math.Float64frombits(uint64(int64(i)+1023)<<52) * p
+}
+
+// similarity is the exact similarity of the document in slot s and the
+// importance it is scored with: as it read at the search's as_of when a
+// phrasing was merged into it later (Index.then), else from its record;
+// bm is its exact BM25 sum when the candidate pass has it (< 0: compute).
+// Callers hold the read lock.
+func (ix *Index) similarity(p *plan, e *env, s int32, bm float64) (sim, importance float64) {
+	if terms, dl, dims, imp, ok := ix.then(e, s); ok {
+		c, _ := ix.cosineOf(p, e, dims, 0, false)
+		return LexicalShare*lexicalOf(p, e, terms, dl) + (1-LexicalShare)*ix.withDense(e, s, c), imp
+	}
+	lex := ix.lexical(p, e, s)
+	if bm >= 0 {
+		lex = normBM25(bm, p.bmNorm)
+	}
+	return LexicalShare*lex + (1-LexicalShare)*ix.vector(p, e, s), float64(ix.meta[s].importance)
 }

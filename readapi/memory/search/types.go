@@ -22,6 +22,14 @@ type Doc struct {
 	// Variants are other phrasings merged into this memory; they are indexed
 	// together with Text (one field) and are searchable too.
 	Variants []string
+	// VariantTimes, when set, are when each of Variants was stated
+	// (parallel to it) and VariantImportances the document's importance
+	// from then on; FirstImportance is its importance before any. A search
+	// with AsOf reads the document as it read then (see Doc.AsOf). Without
+	// them every variant counts as stated at CreatedAt.
+	VariantTimes       []time.Time
+	VariantImportances []float64
+	FirstImportance    float64
 	// Embedding, when not nil, is Text's dense vector computed by the caller
 	// (in batches), and the Embedder is not asked for it; an empty non-nil
 	// slice means the document has none (its embedding failed).
