@@ -75,6 +75,7 @@ type settings struct {
 	synonyms         Synonyms
 	embedder         Embedder
 	lexicon          Lexicon
+	annAbove         int // 0: never
 }
 
 func resolve(c Config) settings {
@@ -86,6 +87,13 @@ func resolve(c Config) settings {
 		synonyms:     c.Synonyms,
 		embedder:     c.Embedder,
 		lexicon:      c.Lexicon,
+		annAbove:     c.ApproximateAbove,
+	}
+	switch {
+	case s.annAbove == 0:
+		s.annAbove = DefaultApproximateAbove
+	case s.annAbove < 0:
+		s.annAbove = 0
 	}
 	if s.wSim < 0 || s.wImp < 0 || s.wRec < 0 || s.wSim+s.wImp+s.wRec == 0 {
 		w := DefaultWeights()

@@ -92,6 +92,9 @@ func (ix *Index) neighbours(e *env, k int) []neighbour {
 	if len(e.qemb.q) == 0 {
 		return nil
 	}
+	if nbs, ok := ix.annNeighbours(e, k); ok {
+		return nbs
+	}
 	n := len(ix.recs)
 	parts := 1
 	if n >= parallelScan {

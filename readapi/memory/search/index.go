@@ -36,6 +36,8 @@ type Index struct {
 	facts   map[string][]int32 // factKey(subject, predicate) → slots of live documents stating it
 	// entityDocs counts the live documents naming each entity id.
 	entityDocs map[string]int32
+	embedded   int      // live documents with an embedding
+	ann        annGraph // nil until embedded reaches the threshold
 
 	pool sync.Pool // *scratch
 }
@@ -142,6 +144,7 @@ func (ix *Index) Upsert(d Doc) {
 	for _, id := range distinct(d.EntityIDs) {
 		ix.entityDocs[id]++
 	}
+	ix.trackEmbedding(s, a.emb, +1)
 	ix.live++
 	ix.totalDL += float64(len(a.terms))
 	ix.meta[s].approxNorm = float32(ix.vectorNorm(a.dims, math.Log(float64(ix.live)+1)))
@@ -195,6 +198,7 @@ func (ix *Index) removeSlot(s int32) {
 			delete(ix.facts, k)
 		}
 	}
+	ix.trackEmbedding(s, r.emb, -1)
 	for _, id := range distinct(r.doc.EntityIDs) {
 		if ix.entityDocs[id]--; ix.entityDocs[id] <= 0 {
 			delete(ix.entityDocs, id)
