@@ -108,9 +108,9 @@ func (ix *Index) candidates(p *plan, e *env, sc *scratch, m int) []cand {
 	// Dense neighbours join the candidates; their estimate counts the
 	// dense cosine as exact scoring will (the others' leaves it out).
 	var dense map[int32]float64
-	if nbs := ix.neighbours(e, max(DenseNeighbours, m)); len(nbs) > 0 {
-		dense = make(map[int32]float64, len(nbs))
-		for _, nb := range nbs {
+	if len(e.dense) > 0 {
+		dense = make(map[int32]float64, len(e.dense))
+		for _, nb := range e.dense {
 			dense[nb.slot] = float64(nb.cos)
 			touch(nb.slot)
 		}

@@ -25,7 +25,8 @@ type env struct {
 	qemb    qvec               // quantised like the documents' (empty: none)
 	asked   map[[2]string]bool // (subject, predicate) pairs the query asks for (Query.About × Predicates)
 	history bool
-	answers []int32 // slots of documents stating an asked fact (candidates whatever their words)
+	answers []int32     // slots of documents stating an asked fact (candidates whatever their words)
+	dense   []neighbour // the documents nearest to qemb (candidates whatever their words; see Search)
 }
 
 // newEnv resolves q's filters. ok is false when nothing can match.
@@ -281,9 +282,9 @@ func (ix *Index) similarity(p *plan, e *env, s int32, bm float64) (sim, importan
 		c, _ := ix.cosineOf(p, e, dims, 0, false)
 		return LexicalShare*lexicalOf(p, e, terms, dl) + (1-LexicalShare)*ix.withDense(e, s, c), imp
 	}
-	lex := ix.lexical(p, e, s)
-	if bm >= 0 {
-		lex = normBM25(bm, p.bmNorm)
+	lex := normBM25(bm, p.bmNorm)
+	if bm < 0 {
+		lex = ix.lexical(p, e, s)
 	}
 	return LexicalShare*lex + (1-LexicalShare)*ix.vector(p, e, s), float64(ix.meta[s].importance)
 }

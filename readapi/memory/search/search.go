@@ -34,6 +34,8 @@ func (ix *Index) Search(q Query) []Hit {
 	if !ok {
 		return nil
 	}
+	// Once per search, not per variant: the scan reads every embedding.
+	e.dense = ix.neighbours(e, max(DenseNeighbours, e.m))
 	toks = ix.dropImplied(toks, e)
 	orig := origSpec(toks, ix.set.lexicon)
 	var syn spec
