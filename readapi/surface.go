@@ -111,6 +111,7 @@ func NewSurface(name string, deps Deps) (*Surface, error) {
 		httpx.AccessLog,
 		httpx.Recover,
 		httpx.BodyLimitBy(deps.MaxBodyBytes, deps.BodyLimitFor),
+		httpx.CheckText,
 	)
 	return &Surface{Name: name, Router: router, Handler: handler}, nil
 }

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,6 +45,10 @@ func WriteJSON(w http.ResponseWriter, status int, v any) error {
 //     fields are rejected, not ignored, so a misspelt optional field fails
 //     loudly instead of silently doing nothing;
 //   - anything after the first JSON value: invalid, rule "single_value" (400);
+//   - a string that is not valid UTF-8 or holds NUL, a member name repeated
+//     in its object, nesting deeper than MaxJSONDepth: invalid, naming the
+//     member, rules "utf8", "no_nul", "duplicate_key", "max_depth"
+//     (CheckJSONText), before anything is decoded;
 //   - a body over the BodyLimit: too_large (413).
 //
 // A json.Unmarshaler in dst may return a *kernel.Error, which is passed on as
@@ -57,16 +62,34 @@ func DecodeJSON(r *http.Request, dst any) error {
 	if r.Body == nil || r.Body == http.NoBody {
 		return emptyBody()
 	}
-	dec := json.NewDecoder(r.Body)
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge(mbe.Limit)
+		}
+		return kernel.Invalid("body", "read", "the request body could not be read")
+	}
+	return DecodeJSONBytes(body, dst)
+}
+
+// DecodeJSONBytes decodes one JSON document held in memory into dst, with the
+// rules of DecodeJSON (without the Content-Type and size checks): the text is
+// checked first (CheckJSONText: UTF-8, no NUL, no duplicate members, nesting),
+// then decoded strictly.
+func DecodeJSONBytes(body []byte, dst any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return emptyBody()
+	}
+	if err := CheckJSONText(body); err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(dst); err != nil {
 		return decodeError(err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return tooLarge(mbe.Limit)
-		}
 		return kernel.Invalid("body", "single_value", "unexpected data after the JSON value")
 	}
 	return nil

@@ -52,6 +52,14 @@ func TestDecodeJSON(t *testing.T) {
 		{"unknown field", "application/json", `{"emial":"x"}`, 400, "emial", "unknown_field", "emial: unknown_field"},
 		{"trailing object", "application/json", `{"email":"a"}{"email":"b"}`, 400, "body", "single_value", "after the JSON value"},
 		{"trailing garbage", "application/json", `{"email":"a"} x`, 400, "body", "single_value", ""},
+		{"NUL in a value", "application/json", `{"email":"a\u0000b"}`, 400, "email", "no_nul", "NUL"},
+		{"NUL in a nested value", "application/json", `{"items":[{"qty":1},{"note":"x\u0000"}]}`, 400, "items[1].note", "no_nul", ""},
+		{"NUL in a member name", "application/json", `{"a\u0000":1}`, 400, "a\u0000", "no_nul", ""},
+		{"invalid UTF-8", "application/json", "{\"email\":\"caf\xe9\"}", 400, "email", "utf8", "UTF-8"},
+		{"lone surrogate escape", "application/json", `{"email":"\ud800"}`, 400, "email", "utf8", "UTF-8"},
+		{"duplicate member", "application/json", `{"email":"a","email":"b"}`, 400, "email", "duplicate_key", "more than once"},
+		{"duplicate nested member", "application/json", `{"items":[{"qty":1,"qty":2}]}`, 400, "items[0].qty", "duplicate_key", ""},
+		{"deep nesting", "application/json", strings.Repeat("[", 100) + strings.Repeat("]", 100), 400, "body", "max_depth", "at most 64 levels"},
 		{"too large", "application/json", `{"email":"` + strings.Repeat("a", 400) + `"}`, 413, "", "", "256 bytes"},
 	}
 	for _, c := range cases {
