@@ -128,7 +128,7 @@ func processAlive(pid int) bool {
 // reach it), that blocks reading its stdin, a pipe whose only writer is this
 // process. When this process exits, however it exits, the kernel closes the
 // pipe, the read returns, and the shell stops the server with
-// `pg_ctl stop -m immediate`, then removes the (then empty) socket directory.
+// `pg_ctl stop -m immediate`.
 type watchdog struct {
 	cmd *exec.Cmd
 	wfd int // write end of the pipe; a raw fd, so no finalizer can close it
@@ -148,8 +148,8 @@ func startWatchdog(c *Cluster) (*watchdog, error) {
 	}
 	r := os.NewFile(uintptr(fds[0]), "watchdog-pipe")
 	defer r.Close()
-	script := `read -r _; "$0" stop -m immediate -w -D "$1"; rmdir "$2"`
-	cmd := exec.Command("/bin/sh", "-c", script, filepath.Join(c.binDir, "pg_ctl"), c.pgDir, c.sockDir)
+	script := `read -r _; "$0" stop -m immediate -w -D "$1"`
+	cmd := exec.Command("/bin/sh", "-c", script, filepath.Join(c.binDir, "pg_ctl"), c.pgDir)
 	cmd.Dir = filepath.Dir(c.pgDir)
 	cmd.Stdin = r
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

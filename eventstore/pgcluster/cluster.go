@@ -1,22 +1,26 @@
 // Package pgcluster runs a private PostgreSQL cluster from the server binaries
-// installed on the machine, for `strata serve` without DATABASE_URL and for
-// tests.
+// installed on the machine, for `strata serve` without DATABASE_URL, for
+// `strata db start` and for tests.
 //
-// The cluster lives in <DataDir>/pg and logs to <DataDir>/pg.log. It listens on
-// 127.0.0.1 only (TCP) and on a unix socket in a short private directory
-// /tmp/strata-pg-*, created at Start and removed at Stop: unix socket paths are
-// limited to about 107 bytes, so the socket cannot live under an arbitrarily
-// deep DataDir. URL uses the socket.
+// The cluster lives in <DataDir>/pg and logs to <DataDir>/pg.log. Every
+// connection authenticates as the superuser "postgres" with a password
+// (SCRAM-SHA-256) that initdb sets from <DataDir>/pg.password (random, mode
+// 0600); a cluster made before passwords (trust) is migrated at its next
+// start. It listens on 127.0.0.1 on a port chosen at the first start and kept
+// in <DataDir>/pg.port, and on a unix socket inside <DataDir>/pg (mode 0700)
+// when that path fits the ~100-byte limit of socket paths. URL prefers the
+// socket; TCPURL is the one to hand to other programs.
 //
 // PostgreSQL refuses to run as root. When the process is root, every
 // PostgreSQL program runs as the owner of an existing <DataDir>/pg, or as the
 // `postgres` system user for a new cluster; that user needs search (x)
 // permission on DataDir and every parent directory, which Start checks.
 //
-// The server never outlives the process that started it: a tiny watchdog
-// (a shell blocked reading a pipe from this process) stops it with
+// By default the server never outlives the process that started it: a tiny
+// watchdog (a shell blocked reading a pipe from this process) stops it with
 // `pg_ctl stop -m immediate` when the process exits without calling Stop,
-// even on a crash, a test timeout or SIGKILL.
+// even on a crash, a test timeout or SIGKILL. Options.Detach leaves it
+// running (`strata db start`); Running finds it again.
 package pgcluster
 
 import (
@@ -41,7 +45,9 @@ type Options struct {
 	// initdb, when it has no PG_VERSION) and its log in DataDir/pg.log.
 	// Relative paths are resolved against the working directory.
 	DataDir string
-	// Port is the TCP port on 127.0.0.1; 0 picks a free one.
+	// Port is the TCP port on 127.0.0.1; 0 takes the one kept in
+	// DataDir/pg.port, or picks a free one at the first start (and again,
+	// with a warning, when another program took it).
 	Port int
 	// Logger receives progress messages; nil discards them.
 	Logger *slog.Logger
@@ -52,19 +58,24 @@ type Options struct {
 	// SharedBuffers is the server's shared_buffers (a size such as 1GB,
 	// see CheckSize); "" keeps PostgreSQL's default.
 	SharedBuffers string
+	// Detach leaves the server running when this process exits (no
+	// watchdog); stop it with Stop, or Running(DataDir).Stop from another
+	// process.
+	Detach bool
 }
 
 // Cluster is a running private PostgreSQL server. Its methods are safe for
 // concurrent use.
 type Cluster struct {
-	binDir  string
-	pgDir   string
-	logPath string
-	sockDir string
-	port    int
-	acct    *account
-	logger  *slog.Logger
-	dog     *watchdog
+	binDir   string
+	pgDir    string
+	logPath  string
+	sockDir  string // "" when the server has no unix socket
+	port     int
+	password string
+	acct     *account
+	logger   *slog.Logger
+	dog      *watchdog
 
 	mu      sync.Mutex
 	stopped bool
@@ -114,36 +125,59 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if pid, running := runningPostmaster(c.pgDir); running {
 		return nil, fmt.Errorf("a PostgreSQL server (pid %d) is already running on %s, probably started by another strata process: stop it or use another data directory", pid, c.pgDir)
 	}
+	var migrate bool
 	if _, err := os.Stat(filepath.Join(c.pgDir, "PG_VERSION")); errors.Is(err, os.ErrNotExist) {
 		if err := c.initdb(ctx, opts.Fast); err != nil {
 			return nil, err
 		}
 	} else if err != nil {
 		return nil, fmt.Errorf("stat %s: %w", c.pgDir, err)
-	}
-	if c.sockDir, err = os.MkdirTemp("/tmp", "strata-pg-"); err != nil {
-		return nil, fmt.Errorf("create socket dir: %w", err)
-	}
-	if err := c.acct.chown(c.sockDir); err != nil {
-		os.RemoveAll(c.sockDir)
+	} else if migrate, err = c.loadPassword(); err != nil {
 		return nil, err
+	}
+	if socketFits(c.pgDir) {
+		c.sockDir = c.pgDir
 	}
 	if err := c.start(ctx, opts); err != nil {
-		os.RemoveAll(c.sockDir)
 		return nil, err
+	}
+	if migrate {
+		if err := c.migrateTrust(ctx); err != nil {
+			c.dog.disarm()
+			c.stop(context.Background(), "fast")
+			return nil, fmt.Errorf("require a password on %s (made before passwords): %w", c.pgDir, err)
+		}
 	}
 	return c, nil
 }
 
+// socketFits reports whether a unix socket in dir fits the length limit of
+// socket paths (108 bytes on Linux, 104 on macOS, with the terminating NUL).
+func socketFits(dir string) bool {
+	return len(dir)+len("/.s.PGSQL.65535") < 104
+}
+
 // URL returns a connection URL for database dbname as the superuser
-// "postgres" (trust authentication, no password) over the unix socket. pgx,
-// database/sql with the "pgx" driver and libpq (psql) accept it.
+// "postgres" with its password, over the unix socket in the data directory
+// (TCP on 127.0.0.1 when the server has none). pgx, database/sql with the
+// "pgx" driver and libpq (psql) accept it. It stays right across restarts.
 func (c *Cluster) URL(dbname string) string {
+	if c.sockDir == "" {
+		return c.TCPURL(dbname)
+	}
 	q := url.Values{}
 	q.Set("host", c.sockDir)
 	q.Set("port", strconv.Itoa(c.port))
 	q.Set("sslmode", "disable")
-	u := url.URL{Scheme: "postgres", User: url.User("postgres"), Path: "/" + dbname, RawQuery: q.Encode()}
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(Superuser, c.password), Path: "/" + dbname, RawQuery: q.Encode()}
+	return u.String()
+}
+
+// TCPURL is URL over TCP on 127.0.0.1: what another program or user (who
+// cannot enter the data directory) connects with, as DATABASE_URL.
+func (c *Cluster) TCPURL(dbname string) string {
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(Superuser, c.password),
+		Host: "127.0.0.1:" + strconv.Itoa(c.port), Path: "/" + dbname, RawQuery: "sslmode=disable"}
 	return u.String()
 }
 
@@ -151,8 +185,8 @@ func (c *Cluster) URL(dbname string) string {
 func (c *Cluster) Port() int { return c.port }
 
 // Stop shuts the server down (pg_ctl stop -m fast: sessions are ended,
-// committed data is kept) and waits until it has exited, then removes the
-// socket directory. Calling it again, or after the server died, returns nil.
+// committed data is kept) and waits until it has exited. Calling it again,
+// or after the server died, returns nil.
 func (c *Cluster) Stop(ctx context.Context) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -166,9 +200,6 @@ func (c *Cluster) Stop(ctx context.Context) error {
 		return err
 	}
 	c.stopped = true
-	if err := os.RemoveAll(c.sockDir); err != nil {
-		return fmt.Errorf("remove socket dir: %w", err)
-	}
 	c.logger.Info("postgres stopped", "dir", c.pgDir)
 	return nil
 }

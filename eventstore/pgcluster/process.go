@@ -27,8 +27,9 @@ func (c *Cluster) prepareFiles() error {
 
 // initdb creates the cluster in a scratch directory and renames it to
 // DataDir/pg when complete, so an interrupted initdb never leaves a
-// half-made cluster that a later Start would try to run.
-func (c *Cluster) initdb(ctx context.Context, fast bool) error {
+// half-made cluster that a later Start would try to run. The superuser gets
+// the pending password and every connection must give it (SCRAM-SHA-256).
+func (c *Cluster) initdb(ctx context.Context, fast bool) (err error) {
 	began := time.Now()
 	tmp := c.pgDir + ".initdb"
 	if err := os.RemoveAll(tmp); err != nil {
@@ -40,7 +41,11 @@ func (c *Cluster) initdb(ctx context.Context, fast bool) error {
 	if err := c.acct.chown(tmp); err != nil {
 		return err
 	}
-	args := []string{"-D", tmp, "--auth=trust", "--username=postgres", "--encoding=UTF8", "--locale=C"}
+	if c.password, err = c.pendingPassword(); err != nil {
+		return err
+	}
+	args := []string{"-D", tmp, "--auth=scram-sha-256", "--pwfile=" + c.passwordPath() + pendingSuffix,
+		"--username=" + Superuser, "--encoding=UTF8", "--locale=C"}
 	if fast {
 		args = append(args, "--no-sync")
 	}
@@ -54,26 +59,38 @@ func (c *Cluster) initdb(ctx context.Context, fast bool) error {
 	if err := os.Rename(tmp, c.pgDir); err != nil {
 		return fmt.Errorf("move new cluster into place: %w", err)
 	}
+	if err := c.commitPassword(); err != nil {
+		return err
+	}
 	c.logger.Info("postgres cluster initialised", "dir", c.pgDir, "elapsed", time.Since(began))
 	return nil
 }
 
-// start runs pg_ctl start -w, retrying on another free port when the picked
-// one was taken in the meantime. The wait allows for a long crash recovery;
-// cancel ctx to give up earlier (a half-started server is then stopped).
+// start runs pg_ctl start -w on the kept port (a free one the first time),
+// retrying on another free port when that one is taken, and records the port
+// it got. The wait allows for a long crash recovery; cancel ctx to give up
+// earlier (a half-started server is then stopped).
 func (c *Cluster) start(ctx context.Context, opts Options) error {
+	kept := c.storedPort()
 	for attempt := 1; ; attempt++ {
 		c.port = opts.Port
+		if c.port == 0 && attempt == 1 {
+			c.port = kept
+		}
 		if c.port == 0 {
 			p, err := freePort()
 			if err != nil {
 				return err
 			}
 			c.port = p
+			if kept != 0 {
+				c.logger.Warn("postgres: the kept port is taken by another program; moving to a new one (processes given the old URL must be given the new one)",
+					"old_port", kept, "port", p)
+			}
 		}
 		began := time.Now()
 		settings := []string{
-			"-p", strconv.Itoa(c.port), "-k", c.sockDir,
+			"-p", strconv.Itoa(c.port), "-k", shellQuote(c.sockDir),
 			"-c", "listen_addresses=127.0.0.1",
 			"-c", "max_connections=" + strconv.Itoa(MaxConnections),
 		}
@@ -87,11 +104,18 @@ func (c *Cluster) start(ctx context.Context, opts Options) error {
 		// pg_ctl passes -o through a shell; the socket dir has no spaces.
 		out, err := c.run(ctx, "pg_ctl", "start", "-w", "-t", "300", "-D", c.pgDir, "-l", c.logPath, "-o", strings.Join(settings, " "))
 		if err == nil {
-			if c.dog, err = startWatchdog(c); err != nil {
+			if !opts.Detach {
+				if c.dog, err = startWatchdog(c); err != nil {
+					c.stop(context.Background(), "immediate")
+					return err
+				}
+			}
+			if err := c.storePort(); err != nil {
+				c.dog.disarm()
 				c.stop(context.Background(), "immediate")
 				return err
 			}
-			c.logger.Info("postgres started", "dir", c.pgDir, "port", c.port, "socket_dir", c.sockDir, "elapsed", time.Since(began))
+			c.logger.Info("postgres started", "dir", c.pgDir, "port", c.port, "socket_dir", c.sockDir, "detached", opts.Detach, "elapsed", time.Since(began))
 			return nil
 		}
 		serverLog := readFrom(c.logPath, logStart)
@@ -99,7 +123,7 @@ func (c *Cluster) start(ctx context.Context, opts Options) error {
 		if _, running := runningPostmaster(c.pgDir); running {
 			c.stop(context.Background(), "immediate")
 		}
-		if opts.Port == 0 && attempt < 3 && strings.Contains(serverLog, "could not create any TCP/IP sockets") {
+		if opts.Port == 0 && attempt < 4 && strings.Contains(serverLog, "could not create any TCP/IP sockets") {
 			c.logger.Warn("postgres port taken, retrying", "port", c.port)
 			continue
 		}
@@ -153,6 +177,11 @@ func runningPostmaster(dir string) (int, bool) {
 		return 0, false
 	}
 	return pid, processAlive(pid)
+}
+
+// shellQuote quotes s for the shell pg_ctl passes -o through.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func freePort() (int, error) {
