@@ -16,11 +16,13 @@ import (
 	"github.com/strata-platform/strata/eventstore"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	readcaptable "github.com/strata-platform/strata/readapi/captable"
+	readidentity "github.com/strata-platform/strata/readapi/identity"
 )
 
 // startCaptable builds the cap table's service: tokens signed with a key
-// derived from the master key, platform sign-in verified against the
-// platform's JWKS, read-your-writes through its projector.
+// derived from the master key, platform sign-in verified by the platform's
+// own authenticator (revocations included), read-your-writes through its
+// projector.
 func startCaptable(ctx context.Context, app *App) error {
 	wait := func(ctx context.Context, key eventstore.Key) error {
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
@@ -32,13 +34,28 @@ func startCaptable(ctx context.Context, app *App) error {
 		TokenKey:       app.Identity.Master.Derive("captable access tokens"),
 		Issuer:         issuer + "#captable",
 		Wait:           wait,
-		PlatformKeys:   cmdcaptable.NewJWKSVerifier(ctx, issuer, issuer+"/.well-known/jwks.json"),
-		Blobs:          blobs.New(filepath.Join(app.Config.DataDir, "blobs")),
+		PlatformTokens: platformTokens{app.Identity.Auth},
+		Blobs:          blobStore,
 		MaxUploadBytes: app.Config.MaxUploadBytes,
 	})
 	app.Captable = svc
 	app.Go(svc.Run)
 	return nil
+}
+
+// platformTokens verifies platform access tokens for the cap table's
+// platform sign-in with the platform's authenticator, so a token the
+// platform refuses (logged out, issued before a password change, a revoked
+// grant, an inactive account) signs in nowhere.
+type platformTokens struct{ auth *readidentity.Authenticator }
+
+// VerifyPlatformToken implements cmdcaptable.PlatformTokenVerifier.
+func (p platformTokens) VerifyPlatformToken(ctx context.Context, token string) (cmdcaptable.PlatformUser, error) {
+	h, err := p.auth.VerifyToken(ctx, token)
+	if err != nil {
+		return cmdcaptable.PlatformUser{}, err
+	}
+	return cmdcaptable.PlatformUser{ID: h.UserID, Email: h.Email, EmailVerified: h.EmailVerified, Name: h.FullName}, nil
 }
 
 // captableBodyLimits lets document uploads on the cap table surface exceed

@@ -3,6 +3,7 @@ package captable
 import (
 	"context"
 	stdsql "database/sql"
+	"fmt"
 	"strings"
 
 	"github.com/strata-platform/strata/domain/captable"
@@ -18,9 +19,13 @@ type PlatformUser struct {
 	Name          string
 }
 
-// PlatformVerifier verifies a platform access token (its signature against
-// the platform's JWKS, issuer, expiry) and says whom it names.
-type PlatformVerifier interface {
+// PlatformTokenVerifier verifies a platform access token exactly as the
+// platform's own routes do (signature, issuer, expiry, logout, the security
+// stamp a password change raised, a revoked OAuth grant, an active account)
+// and says whom it names. cmd/strata wires it to the platform's
+// authenticator; the cap table does not import the identity context. A
+// token the platform would refuse gives an unauthenticated error.
+type PlatformTokenVerifier interface {
 	VerifyPlatformToken(ctx context.Context, token string) (PlatformUser, error)
 }
 
@@ -37,15 +42,18 @@ type PlatformLoginInput struct {
 // An existing cap-table account whose email the platform has not verified
 // is never linked: that is a conflict, the user signs in with its password.
 func (s *Service) PlatformLogin(ctx context.Context, in PlatformLoginInput) (Registered, bool, error) {
-	if s.cfg.PlatformKeys == nil {
+	if s.cfg.PlatformTokens == nil {
 		return Registered{}, false, kernel.Unavailable("platform sign-in is not configured", nil)
 	}
 	if strings.TrimSpace(in.AccessToken) == "" {
 		return Registered{}, false, kernel.Invalid("accessToken", "required", "accessToken is required (a platform access token)")
 	}
-	user, err := s.cfg.PlatformKeys.VerifyPlatformToken(ctx, in.AccessToken)
+	user, err := s.cfg.PlatformTokens.VerifyPlatformToken(ctx, in.AccessToken)
+	if kernel.KindOf(err) == kernel.KindUnauthenticated {
+		return Registered{}, false, kernel.Unauthenticated("the platform access token is invalid, expired or revoked (logged out, or issued before a password change)")
+	}
 	if err != nil {
-		return Registered{}, false, kernel.Unauthenticated("the platform access token is invalid or expired")
+		return Registered{}, false, fmt.Errorf("platform login: %w", err)
 	}
 	if id, found, err := s.owner(ctx, scopePlatform, user.ID); err != nil {
 		return Registered{}, false, err

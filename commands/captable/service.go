@@ -30,11 +30,11 @@ type Config struct {
 	// Wait blocks until the read model has applied the event at key (read
 	// your writes); nil means do not wait.
 	Wait func(ctx context.Context, key eventstore.Key) error
-	// PlatformKeys verifies platform access tokens for platform-login;
+	// PlatformTokens verifies platform access tokens for platform-login;
 	// nil disables platform-login.
-	PlatformKeys PlatformVerifier
+	PlatformTokens PlatformTokenVerifier
 	// Blobs keeps documents' and reports' files; nil disables them.
-	Blobs *blobs.Store
+	Blobs blobs.Store
 	// MaxUploadBytes is the document size limit (DefaultMaxUpload when 0).
 	MaxUploadBytes int64
 }

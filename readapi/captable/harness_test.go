@@ -70,10 +70,22 @@ func start(t *testing.T) *world {
 	}
 	svc := cmd.New(api.Store, api.Clock, eventstore.NewULIDs(api.Clock), logger, cmd.Config{
 		TokenKey: bytes.Repeat([]byte{5}, 32), Wait: wait, Argon2: identitytest.CheapArgon2,
-		PlatformKeys: cmd.NewJWKSVerifier(ctx, api.URL, api.URL+"/.well-known/jwks.json"),
-		Blobs:        blobs.New(t.TempDir()), MaxUploadBytes: uploadLimit})
+		PlatformTokens: platformTokens{api.Auth},
+		Blobs:          blobs.NewLocal(t.TempDir()), MaxUploadBytes: uploadLimit})
 	readcaptable.Routes(surface.Router, svc, api.DB)
 	return &world{t: t, platform: api, url: srv.URL + "/api/v1", svc: svc}
+}
+
+// platformTokens wires platform sign-in to the platform's authenticator,
+// as cmd/strata does.
+type platformTokens struct{ auth *identity.Authenticator }
+
+func (p platformTokens) VerifyPlatformToken(ctx context.Context, token string) (cmd.PlatformUser, error) {
+	h, err := p.auth.VerifyToken(ctx, token)
+	if err != nil {
+		return cmd.PlatformUser{}, err
+	}
+	return cmd.PlatformUser{ID: h.UserID, Email: h.Email, EmailVerified: h.EmailVerified, Name: h.FullName}, nil
 }
 
 // client is a caller of the cap table with a bearer token.
