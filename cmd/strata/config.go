@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/strata-platform/strata/commands/blobs"
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
@@ -56,6 +57,9 @@ type Config struct {
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
+	// BlobS3 is the S3-compatible blob store (STRATA_BLOB_S3_*); nil keeps
+	// files in <data dir>/blobs (one node).
+	BlobS3 *blobs.S3Config
 }
 
 var defaultAddrs = map[string]string{
@@ -177,6 +181,9 @@ func loadConfig(env map[string]string) (Config, error) {
 	c.Social.Codehost.ClientSecret = get("STRATA_CODEHOST_CLIENT_SECRET", "")
 	c.Social.Network.ClientID = get("STRATA_NETWORK_CLIENT_ID", "")
 	c.Social.Network.ClientSecret = get("STRATA_NETWORK_CLIENT_SECRET", "")
+	if c.BlobS3, err = loadBlobConfig(env, c.DataDir); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -75,7 +74,7 @@ func (s *Service) UploadDocument(ctx context.Context, company, id string, in cap
 	if s.cfg.Blobs == nil {
 		return eventstore.Appended{}, kernel.Unavailable("document storage is not configured", nil)
 	}
-	staged, err := s.cfg.Blobs.Stage(company, file, s.MaxUpload())
+	staged, err := s.cfg.Blobs.Stage(ctx, company, file, s.MaxUpload())
 	if errors.Is(err, blobs.ErrTooLarge) {
 		return eventstore.Appended{}, &kernel.Error{Kind: kernel.KindTooLarge, Field: "file", Rule: "max_size",
 			Message: fmt.Sprintf("the file must be at most %d bytes", s.MaxUpload())}
@@ -97,7 +96,7 @@ func (s *Service) UploadDocument(ctx context.Context, company, id string, in cap
 		if err != nil {
 			return nil, err
 		}
-		return evs, staged.Commit()
+		return evs, staged.Commit(ctx)
 	})
 }
 
@@ -119,14 +118,15 @@ func (s *Service) DeleteDocument(ctx context.Context, company, id, by string) (e
 		if c.Referenced(digest) {
 			return nil
 		}
-		return s.cfg.Blobs.Remove(company, digest)
+		return s.cfg.Blobs.Remove(ctx, company, digest)
 	})
 }
 
-// OpenBlob opens a company's stored file by digest.
-func (s *Service) OpenBlob(company, digest string) (*os.File, error) {
+// OpenBlob opens a company's stored file by digest; a missing file is an
+// error satisfying errors.Is(err, os.ErrNotExist).
+func (s *Service) OpenBlob(ctx context.Context, company, digest string) (blobs.Blob, error) {
 	if s.cfg.Blobs == nil {
 		return nil, kernel.Unavailable("document storage is not configured", nil)
 	}
-	return s.cfg.Blobs.Open(company, digest)
+	return s.cfg.Blobs.Open(ctx, company, digest)
 }

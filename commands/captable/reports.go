@@ -34,7 +34,7 @@ func (s *Service) RecordReport(ctx context.Context, company string, r captable.F
 	if s.cfg.Blobs == nil {
 		return eventstore.Appended{}, kernel.Unavailable("report storage is not configured", nil)
 	}
-	staged, err := s.cfg.Blobs.Stage(company, bytes.NewReader(content), int64(len(content)))
+	staged, err := s.cfg.Blobs.Stage(ctx, company, bytes.NewReader(content), int64(len(content)))
 	if err != nil {
 		return eventstore.Appended{}, err
 	}
@@ -45,6 +45,6 @@ func (s *Service) RecordReport(ctx context.Context, company string, r captable.F
 		if err != nil {
 			return nil, err
 		}
-		return evs, staged.Commit()
+		return evs, staged.Commit(ctx)
 	})
 }

@@ -99,7 +99,7 @@ func (a *API) downloadDocument(w http.ResponseWriter, r *http.Request) {
 
 // serveBlob streams a company's stored file as an attachment.
 func serveBlob(w http.ResponseWriter, r *http.Request, a *API, company, digest, name, contentType string) {
-	f, err := a.svc.OpenBlob(company, digest)
+	f, err := a.svc.OpenBlob(r.Context(), company, digest)
 	if errors.Is(err, os.ErrNotExist) {
 		err = kernel.Unavailable("the file's bytes are missing from the blob store", err)
 	}
@@ -108,18 +108,13 @@ func serveBlob(w http.ResponseWriter, r *http.Request, a *API, company, digest, 
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	h.Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 	h.Set("ETag", `"`+digest+`"`)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "private, no-cache")
-	http.ServeContent(w, r, "", st.ModTime(), f)
+	http.ServeContent(w, r, "", f.ModTime(), f)
 }
 
 func (a *API) deleteDocument(w http.ResponseWriter, r *http.Request) {

@@ -155,7 +155,7 @@ func TestDocuments(t *testing.T) {
 		t.Fatal("the twin lost its bytes")
 	}
 	c.must(http.StatusNoContent, "DELETE", "/documents/"+str(twin["id"]), nil)
-	if _, err := w.svc.OpenBlob(company, str(d["sha256"])); !errors.Is(err, os.ErrNotExist) {
+	if _, err := w.svc.OpenBlob(context.Background(), company, str(d["sha256"])); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the bytes of deleted documents remain: %v", err)
 	}
 }

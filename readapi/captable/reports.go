@@ -123,7 +123,7 @@ func (a *API) writeReport(w http.ResponseWriter, r *http.Request, status int, ri
 	}
 	b := reportBody{ReportView: v}
 	if v.Format == "json" && v.Size <= maxInlineReport {
-		f, err := a.svc.OpenBlob(c.Company, v.SHA256)
+		f, err := a.svc.OpenBlob(r.Context(), c.Company, v.SHA256)
 		if err != nil {
 			httpx.WriteError(w, r, kernel.Unavailable("the report's file is missing from the blob store", err))
 			return
