@@ -103,6 +103,17 @@ func (a *API) platformLogin(w http.ResponseWriter, r *http.Request) {
 	a.session(w, r, status, reg, created)
 }
 
+// logout ends the caller's session (204): its access and refresh tokens
+// stop working at once.
+func (a *API) logout(w http.ResponseWriter, r *http.Request) {
+	c, _ := callerFrom(r.Context())
+	if err := a.svc.Logout(r.Context(), c.Caller); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
 func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	c, _ := callerFrom(r.Context())
 	companies, err := proj.Companies(r.Context(), a.db, c.AccountID)

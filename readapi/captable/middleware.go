@@ -89,7 +89,7 @@ func clientAddr(r *http.Request) string {
 }
 
 // authenticate verifies an access token or an agent key and loads the
-// account.
+// account; an access token's session must still be live.
 func (a *API) authenticate(ctx context.Context, tok string) (caller, error) {
 	var c caller
 	var err error
@@ -101,8 +101,19 @@ func (a *API) authenticate(ctx context.Context, tok string) (caller, error) {
 	if err != nil {
 		return c, err
 	}
-	c.Account, err = a.svc.Account(ctx, c.AccountID)
+	c.Account, err = a.svc.LiveAccount(ctx, c.Caller)
 	return c, err
+}
+
+// signedIn requires a caller, in no particular company.
+func signedIn(next http.HandlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := callerFrom(r.Context()); !ok {
+			httpx.WriteError(w, r, kernel.Unauthenticated("Authorization: Bearer <token> is required"))
+			return
+		}
+		next(w, r)
+	})
 }
 
 // member requires a caller and resolves the company the request acts in:

@@ -31,6 +31,7 @@ func Routes(r *mux.Router, svc *cmd.Service, db *stdsql.DB) *API {
 	v1.Handle("/auth/login", http.HandlerFunc(a.login)).Methods(http.MethodPost)
 	v1.Handle("/auth/refresh", http.HandlerFunc(a.refresh)).Methods(http.MethodPost)
 	v1.Handle("/auth/platform-login", http.HandlerFunc(a.platformLogin)).Methods(http.MethodPost)
+	v1.Handle("/auth/logout", signedIn(a.logout)).Methods(http.MethodPost)
 	v1.Handle("/auth/me", read(a.me)).Methods(http.MethodGet)
 	v1.Handle("/agents/onboard", http.HandlerFunc(a.onboard)).Methods(http.MethodPost)
 
