@@ -15,9 +15,17 @@ func badCredentials() error {
 	return kernel.Unauthenticated("incorrect email or password")
 }
 
+// SignInRealm is the platform accounts' namespace in the sign-in throttle.
+const SignInRealm = "identity"
+
+// SignInKeyPurpose derives the sign-in throttle's HMAC key from the master
+// key (cmd/strata builds the one throttle of every surface with it).
+const SignInKeyPurpose = "sign-in throttle"
+
 // Login signs in with email and password. client identifies the caller (its
-// address) for the brute-force limits. An unknown email costs the same
-// argon2id work as a known one, so timing does not reveal accounts.
+// address) for the sign-in throttle (commands/signin). An unknown email
+// costs the same argon2id work and the same throttling as a known one, so
+// neither timing nor answers reveal accounts.
 func (s *Service) Login(ctx context.Context, email, password, client string) (Session, error) {
 	u, err := s.CheckPassword(ctx, email, password, client)
 	if err != nil {
@@ -27,7 +35,7 @@ func (s *Service) Login(ctx context.Context, email, password, client string) (Se
 }
 
 // CheckPassword signs a user in with email and password under the same
-// brute-force limits as Login, without issuing a token (the authorization
+// sign-in throttle as Login (a refusal is a *Throttled), without issuing a token (the authorization
 // server's sign-in page keeps its own browser session).
 func (s *Service) CheckPassword(ctx context.Context, email, password, client string) (ident.User, error) {
 	if strings.TrimSpace(email) == "" {
@@ -40,9 +48,9 @@ func (s *Service) CheckPassword(ctx context.Context, email, password, client str
 		return ident.User{}, badCredentials() // never hash unbounded input
 	}
 	account := strings.ToLower(strings.TrimSpace(email))
-	attempt, err := s.limiter.Begin(account, client)
+	attempt, err := s.signIn.Begin(ctx, SignInRealm, account, client)
 	if err != nil {
-		return ident.User{}, err
+		return ident.User{}, err // *Throttled, or the database failed
 	}
 	u, found := s.dir.UserByEmail(account)
 	hash := ""
@@ -56,7 +64,9 @@ func (s *Service) CheckPassword(ctx context.Context, email, password, client str
 	if !ok {
 		return ident.User{}, badCredentials() // Begin already counted the failure
 	}
-	s.limiter.Succeed(account, client, attempt)
+	if err := s.signIn.Succeed(ctx, attempt); err != nil {
+		return ident.User{}, err
+	}
 	return u, nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/strata-platform/strata/commands/mail"
+	"github.com/strata-platform/strata/commands/signin"
 	ident "github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -30,6 +31,10 @@ type Config struct {
 	ReadWait  time.Duration // how long a command waits for the directory (read-your-writes)
 	Argon2    Argon2Params  // zero: DefaultArgon2
 	NewUserID func() string // zero: random UUIDs
+	// SignIn throttles password sign-in (shared with the cap table's in
+	// cmd/strata); nil: a throttle on the store's database keyed by the
+	// master key.
+	SignIn *signin.Limiter
 }
 
 // Service runs the identity commands.
@@ -43,6 +48,7 @@ type Service struct {
 	cfg     Config
 	log     *slog.Logger
 	limiter *Limiter
+	signIn  *signin.Limiter
 	resets  chan string
 	usage   *Usage
 	master  *MasterKey
@@ -64,9 +70,12 @@ func NewService(store *eventstore.Store, dir *accounts.Directory, master *Master
 	if cfg.Audience == "" {
 		cfg.Audience = "strata"
 	}
+	if cfg.SignIn == nil {
+		cfg.SignIn = signin.New(store.DB(), clock, master.Derive(SignInKeyPurpose))
+	}
 	s := &Service{store: store, dir: dir, tokens: NewTokens(dir, master, cfg.Issuer, cfg.Audience, clock),
 		hasher: NewHasher(cfg.Argon2), mailer: mailer, clock: clock, cfg: cfg, log: logger,
-		limiter: NewLimiter(clock), resets: make(chan string, 256), master: master,
+		limiter: NewLimiter(clock), signIn: cfg.SignIn, resets: make(chan string, 256), master: master,
 		browser: newBrowser(master)}
 	s.usage = newUsage(s)
 	return s

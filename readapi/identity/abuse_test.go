@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/strata-platform/strata/commands/signin"
 	ident "github.com/strata-platform/strata/domain/identity"
 )
 
@@ -35,8 +36,8 @@ func TestParallelWrongPasswordsCannotOutrunTheLimit(t *testing.T) {
 			t.Fatalf("unexpected status %d", c)
 		}
 	}
-	if checked != 5 {
-		t.Errorf("%d of 30 parallel guesses were checked, want exactly 5", checked)
+	if checked != signin.PairFreeFailures {
+		t.Errorf("%d of 30 parallel guesses were checked, want exactly %d", checked, signin.PairFreeFailures)
 	}
 }
 

@@ -5,6 +5,9 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/strata-platform/strata/commands/signin"
 )
 
 func TestLogoutRevokesTheTokenEverywhereUntilItExpires(t *testing.T) {
@@ -63,26 +66,27 @@ func TestBruteForceGets429WithRetryAfter(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.register("target@example.com")
-	for i := range 5 {
+	for i := range signin.PairFreeFailures {
 		st, _, _ := e.call("POST", "/api/v1/auth/login", map[string]any{"email": "target@example.com", "password": "Wrong-pass" + strconv.Itoa(i)})
 		if st != http.StatusUnauthorized {
 			t.Fatalf("failure %d: %d", i+1, st)
 		}
 	}
-	// The sixth attempt is refused before the password is checked, even the right one.
+	// The next attempt from this address is refused before the password is
+	// checked, even the right one, for the first delay.
 	st, body, h := e.call("POST", "/api/v1/auth/login", map[string]any{"email": "TARGET@example.com", "password": goodPassword})
 	ra, _ := strconv.Atoi(h.Get("Retry-After"))
-	if st != http.StatusTooManyRequests || ra < 1 || ra > 15*60 {
-		t.Fatalf("after 5 failures: %d Retry-After %q %v", st, h.Get("Retry-After"), body)
+	if st != http.StatusTooManyRequests || ra != int(signin.PairBaseDelay/time.Second) {
+		t.Fatalf("after %d failures: %d Retry-After %q %v", signin.PairFreeFailures, st, h.Get("Retry-After"), body)
 	}
-	// Other accounts from the same client still work (below the client limit).
+	// Other accounts from the same client still work (below the address ceiling).
 	e.register("other@example.com")
 	if st, _, _ := e.call("POST", "/api/v1/auth/login-json", map[string]any{"username": "other@example.com", "password": goodPassword}); st != http.StatusOK {
 		t.Errorf("other account: %d", st)
 	}
-	e.clock.Advance(15*60*1e9 + 1e9)
+	e.clock.Advance(signin.PairBaseDelay)
 	if st, _, _ := e.call("POST", "/api/v1/auth/login", map[string]any{"email": "target@example.com", "password": goodPassword}); st != http.StatusOK {
-		t.Errorf("after the window: %d", st)
+		t.Errorf("after the delay: %d", st)
 	}
 }
 
@@ -90,8 +94,8 @@ func TestClientLimitCoversManyAccounts(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	var wg sync.WaitGroup
-	codes := make([]int, 20)
-	for i := range 20 { // unknown accounts: one client probing many emails
+	codes := make([]int, signin.AddressFailureLimit)
+	for i := range signin.AddressFailureLimit { // unknown accounts: one client probing many emails
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -106,6 +110,6 @@ func TestClientLimitCoversManyAccounts(t *testing.T) {
 	}
 	st, _, h := e.call("POST", "/api/v1/auth/login", map[string]any{"email": "probe-next@example.com", "password": "Whatever-1"})
 	if st != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
-		t.Fatalf("21st failure from one client: %d %q", st, h.Get("Retry-After"))
+		t.Fatalf("failure %d from one client: %d %q", signin.AddressFailureLimit+1, st, h.Get("Retry-After"))
 	}
 }
