@@ -8,6 +8,7 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/ThreeDotsLabs/watermill"
 	wsql "github.com/ThreeDotsLabs/watermill-sql/v3/pkg/sql"
@@ -32,6 +33,26 @@ type Store struct {
 	logger watermill.LoggerAdapter
 	kick   chan struct{}
 	group  *groupCommit // nil: every Append is its own transaction
+	guard  atomic.Pointer[func(streamID string) error]
+}
+
+// SetGuard installs a check that every append runs first, with the stream's
+// id: an error refuses the append before anything is written. The runner's
+// guard refuses appends to streams a projector has parked
+// (projections.ParkedGuard), so commands on them answer 503. nil removes it.
+func (s *Store) SetGuard(guard func(streamID string) error) {
+	if guard == nil {
+		s.guard.Store(nil)
+		return
+	}
+	s.guard.Store(&guard)
+}
+
+func (s *Store) guarded(stream Stream) error {
+	if g := s.guard.Load(); g != nil {
+		return (*g)(stream.ID)
+	}
+	return nil
 }
 
 // New returns a store over db (opened with the pgx stdlib driver) using the
@@ -70,6 +91,9 @@ func (s *Store) Append(ctx context.Context, stream Stream, expected int64, event
 		return s.appendAlone(ctx, stream, expected, events...)
 	}
 	if err := checkAppend(stream, events); err != nil {
+		return Appended{}, err
+	}
+	if err := s.guarded(stream); err != nil {
 		return Appended{}, err
 	}
 	rows, msgs, err := s.encode(ctx, stream, events)
@@ -127,6 +151,9 @@ func RunInTx(ctx context.Context, db *stdsql.DB, opts *stdsql.TxOptions, fn func
 // version order): claim unique values after appending, not before.
 func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expected int64, events ...kernel.Event) (Appended, error) {
 	if err := checkAppend(stream, events); err != nil {
+		return Appended{}, err
+	}
+	if err := s.guarded(stream); err != nil {
 		return Appended{}, err
 	}
 	rows, msgs, err := s.encode(ctx, stream, events)

@@ -90,6 +90,11 @@ func newRegistry(t *testing.T) *eventstore.Registry {
 	); err != nil {
 		t.Fatal(err)
 	}
+	for _, c := range projections.Events() {
+		if err := reg.Register(eventstore.EventDef{Name: c().EventType(), Version: 1, New: c}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := reg.Seal(); err != nil {
 		t.Fatal(err)
 	}

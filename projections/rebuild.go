@@ -32,6 +32,8 @@ type Rebuilder struct {
 	Registry  *eventstore.Registry
 	BatchSize int // events per replay transaction (10000)
 	Logger    *slog.Logger
+
+	held func(eventstore.Envelope) bool // events the live consumer holds or operators skipped
 }
 
 // Rebuild replays every event into fresh copies of p's tables (CREATE TABLE
@@ -49,6 +51,11 @@ func (b Rebuilder) Rebuild(ctx context.Context, p Projector) (RebuildResult, err
 	if err := b.prepare(ctx, live, fresh, p.Name()); err != nil {
 		return res, err
 	}
+	held, err := heldFilter(ctx, b.DB, p)
+	if err != nil {
+		return res, err
+	}
+	b.held = held
 	key := eventstore.Key{}
 	for {
 		n, err := b.replayTx(ctx, p, fresh, &key, &res, nil)
@@ -59,7 +66,7 @@ func (b Rebuilder) Rebuild(ctx context.Context, p Projector) (RebuildResult, err
 			break
 		}
 	}
-	err := b.swap(ctx, p, live, fresh, old, &key, &res)
+	err = b.swap(ctx, p, live, fresh, old, &key, &res)
 	if err != nil {
 		return res, err
 	}
@@ -141,7 +148,7 @@ func (b Rebuilder) replayPage(ctx context.Context, tx *stdsql.Tx, p Projector, s
 	}
 	todo := make([]eventstore.Envelope, 0, len(page))
 	for i := range page {
-		if handles[page[i].Type] {
+		if handles[page[i].Type] && (b.held == nil || !b.held(page[i])) {
 			if err := b.Registry.Resolve(&page[i]); err != nil {
 				return 0, fmt.Errorf("rebuild %s: %w", p.Name(), err)
 			}

@@ -60,8 +60,11 @@ type Runner struct {
 	cfg         Config
 	projectors  []Projector
 
-	mu     sync.Mutex
-	states map[string]*State
+	guard *ParkedGuard
+
+	mu      sync.Mutex
+	states  map[string]*State
+	isolate map[string]bool // a batch of this Partitioned projector failed: apply the next one event by event
 }
 
 // NewRunner returns a runner for projectors. wake is fired by the LISTEN
@@ -75,12 +78,17 @@ func NewRunner(db *stdsql.DB, reg *eventstore.Registry, wake *Signal, logger *sl
 		seen[p.Name()] = true
 	}
 	r := &Runner{db: db, reg: reg, wake: wake, progress: NewSignal(), checkpoints: &checkpoints{db: db}, logger: logger,
-		cfg: cfg.withDefaults(), projectors: projectors, states: map[string]*State{}}
+		cfg: cfg.withDefaults(), projectors: projectors, states: map[string]*State{}, isolate: map[string]bool{},
+		guard: NewParkedGuard(db)}
 	for _, p := range projectors {
 		r.states[p.Name()] = &State{Name: p.Name(), State: StateStarting}
 	}
 	return r, nil
 }
+
+// Guard returns the runner's view of parked streams; the event store checks
+// it before every append (eventstore.Store.SetGuard).
+func (r *Runner) Guard() *ParkedGuard { return r.guard }
 
 // Projectors returns the runner's projectors.
 func (r *Runner) Projectors() []Projector { return r.projectors }
@@ -89,6 +97,11 @@ func (r *Runner) Projectors() []Projector { return r.projectors }
 // has applied and returns. It returns early only if ctx is already done.
 func (r *Runner) Run(ctx context.Context) {
 	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.refreshGuard(ctx)
+	}()
 	for _, p := range r.projectors {
 		wg.Add(1)
 		go func() {
@@ -107,6 +120,10 @@ func (r *Runner) runProjector(ctx context.Context, p Projector) {
 			break
 		}
 		if err == nil {
+			continue
+		}
+		if r.contain(ctx, p, err) {
+			delay = r.cfg.RetryMin
 			continue
 		}
 		if !r.failing(p.Name()) {
@@ -147,6 +164,9 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 		}}
 	h := newHandler(p, r.reg, r.cfg.ApplyTimeout)
 	h.observe = r.cfg.Observe
+	r.mu.Lock()
+	h.single, r.isolate[p.Name()] = r.isolate[p.Name()], false
+	r.mu.Unlock()
 	deadline := 10 * r.cfg.ApplyTimeout
 	sub, err := wsql.NewSubscriber(r.db, wsql.SubscriberConfig{
 		ConsumerGroup:  p.Name(),
@@ -213,6 +233,13 @@ type handler struct {
 	batch   *eventstore.Batch
 	buffer  []eventstore.Envelope
 	observe func(string, eventstore.Envelope)
+	// partitioned: events of a parked stream are held (not applied) and the
+	// stream's first failing event parks it; parked is read per batch.
+	partitioned bool
+	parked      map[string]eventstore.Key
+	// single applies the first batch event by event (Apply, not ApplyBatch),
+	// to find which event of a failed batch fails.
+	single bool
 }
 
 func newHandler(p Projector, reg *eventstore.Registry, timeout time.Duration) *handler {
@@ -220,6 +247,7 @@ func newHandler(p Projector, reg *eventstore.Registry, timeout time.Duration) *h
 	if bp, ok := p.(BatchProjector); ok {
 		h.batcher = bp
 	}
+	_, h.partitioned = p.(Partitioned)
 	return h
 }
 
@@ -244,16 +272,24 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 		if err := configureTx(ctx, tx, h.schema); err != nil {
 			return env.Key(), fmt.Errorf("event %d: %w", env.Position, err)
 		}
+		if h.partitioned {
+			if h.parked, err = parkedIn(ctx, tx, h.p.Name()); err != nil {
+				return env.Key(), err
+			}
+		}
+		if h.lastTx != nil {
+			h.single = false // only the first batch after a batch failure
+		}
 		h.lastTx = tx
 	}
-	if h.handles[env.Type] {
+	if h.handles[env.Type] && !held(h.parked, &env) {
 		if err := h.reg.Resolve(&env); err != nil {
-			return env.Key(), err
+			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Event: &env, Err: err}
 		}
-		if h.batcher != nil {
+		if h.batcher != nil && !h.single {
 			h.buffer = append(h.buffer, env)
 		} else if err := h.p.Apply(ctx, tx, env); err != nil {
-			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Err: err}
+			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Event: &env, Err: err}
 		}
 	}
 	if h.batcher != nil && last {
@@ -275,7 +311,7 @@ func (h *handler) flush(ctx context.Context) error {
 	err := h.batcher.ApplyBatch(ctx, h.lastTx, h.buffer)
 	h.buffer = h.buffer[:0]
 	if err != nil {
-		return &ApplyError{Position: first.Position, Type: first.Type, Err: fmt.Errorf("batch starting here: %w", err)}
+		return &ApplyError{Position: first.Position, Type: first.Type, Batch: true, Err: fmt.Errorf("batch starting here: %w", err)}
 	}
 	return nil
 }
@@ -284,6 +320,8 @@ func (h *handler) flush(ctx context.Context) error {
 type ApplyError struct {
 	Position int64
 	Type     string
+	Event    *eventstore.Envelope // the failing event, when known (nil for a batch)
+	Batch    bool                 // a BatchProjector's batch failed somewhere from Position on
 	Err      error
 }
 

@@ -60,6 +60,7 @@ func (c *command) serve(ctx context.Context, args []string) error {
 		stopBG()
 		return err
 	}
+	store.SetGuard(runner.Guard().Check) // commands on a parked stream answer 503
 	bgDone.Add(1)
 	go func() { defer bgDone.Done(); runner.Run(bg) }()
 	defer func() { stopBG(); bgDone.Wait() }() // projectors commit their batch, then the pool closes

@@ -80,7 +80,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events()} {
+			community.Events(), memory.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}

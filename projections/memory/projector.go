@@ -37,6 +37,11 @@ type Projector struct {
 // Name implements projections.Projector.
 func (Projector) Name() string { return Name }
 
+// PartitionedByStream implements projections.Partitioned: the rows one
+// stream's events write are that stream's alone, so an event that cannot be
+// applied parks its stream and the others go on.
+func (Projector) PartitionedByStream() {}
+
 // Handles implements projections.Projector: every memory event.
 func (Projector) Handles() []string {
 	var out []string
