@@ -49,19 +49,41 @@ func (a *Authenticator) Authenticate(r *http.Request) (auth.Principal, error) {
 	return a.actIn(p, strings.TrimSpace(r.Header.Get("X-Organization-ID")))
 }
 
+// credentials authenticates X-API-Key or Authorization: Bearer. With both,
+// each must verify and name the same account (it acts as the key); two
+// different accounts are refused with 400 rather than one silently taken.
 func (a *Authenticator) credentials(r *http.Request) (auth.Principal, error) {
-	if key := strings.TrimSpace(r.Header.Get("X-API-Key")); key != "" {
-		return a.key(key, false)
+	cred, hasBearer := bearer(r)
+	key := strings.TrimSpace(r.Header.Get("X-API-Key"))
+	if key == "" {
+		if !hasBearer {
+			return auth.Principal{}, unauthenticated()
+		}
+		return a.bearerCredential(cred, r.URL.Path)
 	}
-	cred, ok := bearer(r)
-	if !ok {
-		return auth.Principal{}, unauthenticated()
+	p, err := a.key(key, false)
+	if err != nil || !hasBearer || cred == key {
+		return p, err
 	}
+	other, err := a.bearerCredential(cred, r.URL.Path)
+	if err != nil {
+		return auth.Principal{}, err
+	}
+	if other.UserID != p.UserID {
+		return auth.Principal{}, kernel.Invalid("X-API-Key", "one_identity",
+			"X-API-Key and Authorization: Bearer name different accounts; send the credential of one account")
+	}
+	return p, nil
+}
+
+// bearerCredential authenticates an Authorization: Bearer credential: an
+// API key, an OAuth access token bound to path, or a session JWT.
+func (a *Authenticator) bearerCredential(cred, path string) (auth.Principal, error) {
 	if ident.LooksLikeKey(cred) {
 		return a.key(cred, false)
 	}
 	if cmd.IsAccessToken(cred) {
-		return a.OAuth(cred, r.URL.Path)
+		return a.OAuth(cred, path)
 	}
 	p, _, err := a.JWT(cred)
 	return p, err
