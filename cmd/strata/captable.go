@@ -32,6 +32,7 @@ func startCaptable(ctx context.Context, app *App) error {
 	issuer := app.Config.Issuer
 	svc := cmdcaptable.New(app.Store, app.Clock, app.IDs, app.Logger, cmdcaptable.Config{
 		TokenKey:       app.Identity.Master.Derive("captable access tokens"),
+		SignIn:         app.Identity.SignIn, // one sign-in throttle for both surfaces
 		Issuer:         issuer + "#captable",
 		Wait:           wait,
 		PlatformTokens: platformTokens{app.Identity.Auth},

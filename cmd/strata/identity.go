@@ -10,6 +10,7 @@ import (
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/mail"
+	"github.com/strata-platform/strata/commands/signin"
 	"github.com/strata-platform/strata/projections/accounts"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
 	"github.com/strata-platform/strata/readapi/oauth"
@@ -20,6 +21,9 @@ type identityContext struct {
 	Service *cmdidentity.Service
 	Auth    *readidentity.Authenticator
 	Master  *cmdidentity.MasterKey
+	// SignIn is the one sign-in throttle of every surface (platform login,
+	// the OAuth sign-in page, the cap table's login), in PostgreSQL.
+	SignIn *signin.Limiter
 }
 
 // newIdentity builds the identity service from the configuration (master
@@ -35,9 +39,11 @@ func newIdentity(app *App) (*identityContext, error) {
 		return nil, fmt.Errorf("STRATA_SMTP_URL: %w", err)
 	}
 	dir := accounts.New(app.Store.DB(), app.Store.Registry(), app.Logger)
+	throttle := signin.New(app.Store.DB(), app.Clock, master.Derive(cmdidentity.SignInKeyPurpose))
 	svc := cmdidentity.NewService(app.Store, dir, master, mailer, app.Clock, app.Logger, cmdidentity.Config{
-		Issuer: cfg.Issuer, ResetURL: cfg.ResetURL, ReadWait: time.Duration(cfg.ReadWaitLimit) * time.Millisecond})
-	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master}, nil
+		Issuer: cfg.Issuer, ResetURL: cfg.ResetURL, ReadWait: time.Duration(cfg.ReadWaitLimit) * time.Millisecond,
+		SignIn: throttle})
+	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master, SignIn: throttle}, nil
 }
 
 // startIdentity catches the identity directory up, makes sure a signing key

@@ -210,15 +210,25 @@ func (s *Service) owner(ctx context.Context, scope, value string) (string, bool,
 
 var errBadLogin = kernel.Unauthenticated("invalid email or password")
 
-// Login checks an email and password and starts a session. Every failure
-// answers the same, and an unknown email costs a hash verification too.
-func (s *Service) Login(ctx context.Context, email, password string) (Tokens, string, error) {
+// SignInRealm is the cap-table accounts' namespace in the sign-in throttle.
+const SignInRealm = "captable"
+
+// Login checks an email and password and starts a session. client is the
+// caller's address for the sign-in throttle (commands/signin): a throttled
+// attempt is a *signin.Throttled, counted before the password is checked.
+// Every failure answers the same, and an unknown email costs a hash
+// verification and the same throttling too.
+func (s *Service) Login(ctx context.Context, email, password, client string) (Tokens, string, error) {
 	email = strings.ToLower(strings.TrimSpace(email))
 	if email == "" {
 		return Tokens{}, "", kernel.Invalid("email", "required", "email is required")
 	}
 	if password == "" {
 		return Tokens{}, "", kernel.Invalid("password", "required", "password is required")
+	}
+	attempt, err := s.cfg.SignIn.Begin(ctx, SignInRealm, email, client)
+	if err != nil {
+		return Tokens{}, "", err
 	}
 	id, found, err := s.owner(ctx, scopeEmail, email)
 	if err != nil {
@@ -237,7 +247,10 @@ func (s *Service) Login(ctx context.Context, email, password string) (Tokens, st
 		return Tokens{}, "", err
 	}
 	if !ok || !found {
-		return Tokens{}, "", errBadLogin
+		return Tokens{}, "", errBadLogin // Begin already counted the failure
+	}
+	if err := s.cfg.SignIn.Succeed(ctx, attempt); err != nil {
+		return Tokens{}, "", err
 	}
 	t, err := s.startSession(ctx, id, "password")
 	return t, id, err

@@ -7,11 +7,14 @@ package captable
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
 	"log/slog"
 	"time"
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/passwords"
+	"github.com/strata-platform/strata/commands/signin"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -37,6 +40,9 @@ type Config struct {
 	Blobs blobs.Store
 	// MaxUploadBytes is the document size limit (DefaultMaxUpload when 0).
 	MaxUploadBytes int64
+	// SignIn throttles password login (cmd/strata shares the platform's);
+	// nil: a throttle on the store's database keyed by TokenKey.
+	SignIn *signin.Limiter
 }
 
 // Service runs the cap table's commands.
@@ -65,6 +71,11 @@ func New(store *eventstore.Store, clock kernel.Clock, ids kernel.IDs, log *slog.
 	}
 	if cfg.Issuer == "" {
 		cfg.Issuer = "strata-captable"
+	}
+	if cfg.SignIn == nil {
+		m := hmac.New(sha256.New, cfg.TokenKey)
+		m.Write([]byte("sign-in throttle"))
+		cfg.SignIn = signin.New(store.DB(), clock, m.Sum(nil))
 	}
 	s := &Service{store: store, clock: clock, ids: ids, log: log, cfg: cfg, hasher: passwords.NewHasher(cfg.Argon2)}
 	s.companies = newCache(func() *companyEntry { return &companyEntry{} })

@@ -1,9 +1,11 @@
 package captable
 
 import (
+	"errors"
 	"net/http"
 
 	cmd "github.com/strata-platform/strata/commands/captable"
+	"github.com/strata-platform/strata/commands/signin"
 	proj "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
@@ -61,7 +63,11 @@ func (a *API) login(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	t, account, err := a.svc.Login(r.Context(), in.Email, in.Password)
+	t, account, err := a.svc.Login(r.Context(), in.Email, in.Password, clientAddr(r))
+	var th *signin.Throttled
+	if errors.As(err, &th) {
+		err = httpx.RateLimited(th.Message, th.RetryAfter)
+	}
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
