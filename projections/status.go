@@ -20,6 +20,9 @@ type Status struct {
 	FailingAt    int64          `json:"failing_position,omitempty"`
 	FailingSince *time.Time     `json:"failing_since,omitempty"`
 	Retries      int            `json:"retries"`
+	// ParkedStreams counts the streams the projector holds (Partitioned
+	// projectors only); ListParked names them.
+	ParkedStreams int `json:"parked_streams"`
 }
 
 // ReadStatus reports, for each named projector, its checkpoint, its exact lag
@@ -44,6 +47,9 @@ func ReadStatus(ctx context.Context, db *stdsql.DB, names []string) ([]Status, e
 			return nil, fmt.Errorf("status of %s: %w", name, err)
 		}
 		s.Checkpoint.TransactionID = uint64(tx)
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM es.parked_streams WHERE projector = $1`, name).Scan(&s.ParkedStreams); err != nil {
+			return nil, fmt.Errorf("parked streams of %s: %w", name, err)
+		}
 		if state.Valid {
 			s.State = state.String
 		}

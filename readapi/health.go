@@ -3,6 +3,7 @@ package readapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -18,6 +19,9 @@ import (
 type Readiness struct {
 	Database error    // nil when the database answers
 	Stalled  []string // projectors that are failing/stalled (names), empty when all fine
+	// Parked counts, per projector, the streams it has parked: those
+	// streams wait, every other one is served (degraded, not unavailable).
+	Parked map[string]int
 }
 
 // HealthSource reports readiness. Readiness must honour ctx: the health
@@ -33,11 +37,11 @@ const healthCheckTimeout = 2 * time.Second
 // checks is the per-dependency part of every health body.
 type checks struct {
 	Database   string `json:"database"`   // "ok" or a short message, never the raw error
-	Projectors string `json:"projectors"` // "ok" or "stalled: a,b"
+	Projectors string `json:"projectors"` // "ok", "stalled: a,b" or "parked: memory.v1 (1 stream)"
 }
 
 type readyBody struct {
-	Status string `json:"status"` // ready | not_ready
+	Status string `json:"status"` // ready | degraded | not_ready
 	Checks checks `json:"checks"`
 }
 
@@ -50,7 +54,7 @@ type builderBody struct {
 
 // check asks src about readiness and reduces the answer to client-safe text.
 // The database error itself is logged, not returned.
-func check(r *http.Request, src HealthSource) (dbUp, allRunning bool, c checks) {
+func check(r *http.Request, src HealthSource) (dbUp, allRunning, degraded bool, c checks) {
 	ctx, cancel := context.WithTimeout(r.Context(), healthCheckTimeout)
 	defer cancel()
 	rd := Readiness{Database: errors.New("no health source configured")}
@@ -68,22 +72,47 @@ func check(r *http.Request, src HealthSource) (dbUp, allRunning bool, c checks) 
 		s.Logger.WarnContext(r.Context(), "health: database not ready",
 			"request_id", httpx.RequestID(r.Context()), "surface", s.Name, "error", rd.Database.Error())
 	}
-	if len(rd.Stalled) > 0 {
+	var parked []string
+	for name, n := range rd.Parked {
+		if n > 0 {
+			parked = append(parked, fmt.Sprintf("%s (%d %s)", name, n, plural(n, "stream", "streams")))
+		}
+	}
+	slices.Sort(parked)
+	switch {
+	case len(rd.Stalled) > 0:
 		names := slices.Clone(rd.Stalled)
 		slices.Sort(names)
 		c.Projectors = "stalled: " + strings.Join(names, ",")
+		if len(parked) > 0 {
+			c.Projectors += "; parked: " + strings.Join(parked, ", ")
+		}
+	case len(parked) > 0:
+		c.Projectors = "parked: " + strings.Join(parked, ", ")
 	}
-	return rd.Database == nil, len(rd.Stalled) == 0, c
+	return rd.Database == nil, len(rd.Stalled) == 0, len(parked) > 0, c
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // readyHandler answers 200 {"status":"ready"} when the database answers and
-// no projector is stalled, and 503 {"status":"not_ready"} otherwise.
+// no projector is stalled, 200 {"status":"degraded"} when some streams are
+// parked (they wait; everything else is served), and 503
+// {"status":"not_ready"} otherwise.
 func readyHandler(src HealthSource) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		dbUp, running, c := check(r, src)
+		dbUp, running, degraded, c := check(r, src)
 		status, body := http.StatusOK, readyBody{Status: "ready", Checks: c}
-		if !dbUp || !running {
+		switch {
+		case !dbUp || !running:
 			status, body.Status = http.StatusServiceUnavailable, "not_ready"
+		case degraded:
+			body.Status = "degraded"
 		}
 		writeHealth(w, r, status, body)
 	})
@@ -101,13 +130,13 @@ func liveHandler() http.Handler {
 // stalled, unhealthy (503) when the database does not answer.
 func builderHealthHandler(src HealthSource, version string, now func() time.Time) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		dbUp, running, c := check(r, src)
+		dbUp, running, degraded, c := check(r, src)
 		body := builderBody{Status: "healthy", Timestamp: now().UTC().Format(time.RFC3339), Version: version, Checks: c}
 		status := http.StatusOK
 		switch {
 		case !dbUp:
 			status, body.Status = http.StatusServiceUnavailable, "unhealthy"
-		case !running:
+		case !running || degraded:
 			body.Status = "degraded"
 		}
 		writeHealth(w, r, status, body)

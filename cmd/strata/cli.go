@@ -19,6 +19,12 @@ Usage:
                                    position, lag (events, seconds) and state of every projector
   strata projections rebuild NAME|--all
                                    replay the store into fresh tables and swap them in
+  strata projections parked [--json] [PROJECTOR]
+                                   streams a projector parked after an event it could not apply, with the error
+  strata projections retry PROJECTOR STREAM
+                                   apply a parked stream's held events again, in order; released when all apply
+  strata projections skip PROJECTOR STREAM --reason TEXT [--actor NAME]
+                                   go on without the parked event (recorded as projections.event_skipped), then retry
   strata events export [--stream ID] [--type NAME] [--from-position N] [--until RFC3339]
                                    write events as NDJSON envelopes (current schema versions) to stdout
   strata users set-plan EMAIL PLAN [--credits N]

@@ -22,5 +22,6 @@ func (h *healthSource) Readiness(ctx context.Context) readapi.Readiness {
 	var one int
 	r := readapi.Readiness{Database: h.db.QueryRowContext(ctx, `SELECT 1`).Scan(&one)}
 	r.Stalled = h.runner.Stalled()
+	r.Parked = h.runner.Guard().Count()
 	return r
 }

@@ -19,6 +19,7 @@ type storeCollector struct {
 	lag      *prometheus.Desc
 	lagSecs  *prometheus.Desc
 	failing  *prometheus.Desc
+	parked   *prometheus.Desc
 	scrapeOK *prometheus.Desc
 }
 
@@ -28,12 +29,14 @@ func newStoreCollector(db *stdsql.DB, runner *projections.Runner) *storeCollecto
 		lag:      prometheus.NewDesc("strata_projector_lag_events", "Events after the projector's checkpoint.", []string{"projector"}, nil),
 		lagSecs:  prometheus.NewDesc("strata_projector_lag_seconds", "Age of the oldest event the projector has not applied.", []string{"projector"}, nil),
 		failing:  prometheus.NewDesc("strata_projector_failing", "1 when the projector is stopped at a failing event.", []string{"projector"}, nil),
+		parked: prometheus.NewDesc("strata_projector_parked_streams",
+			"Streams the projector has parked after an event it could not apply (their events wait; others go on).", []string{"projector"}, nil),
 		scrapeOK: prometheus.NewDesc("strata_eventstore_scrape_ok", "1 when the store could be read for these metrics.", nil, nil),
 	}
 }
 
 func (s *storeCollector) Describe(ch chan<- *prometheus.Desc) {
-	for _, d := range []*prometheus.Desc{s.head, s.lag, s.lagSecs, s.failing, s.scrapeOK} {
+	for _, d := range []*prometheus.Desc{s.head, s.lag, s.lagSecs, s.failing, s.parked, s.scrapeOK} {
 		ch <- d
 	}
 }
@@ -65,6 +68,7 @@ func (s *storeCollector) Collect(ch chan<- prometheus.Metric) {
 				failing = 1
 			}
 			ch <- prometheus.MustNewConstMetric(s.failing, prometheus.GaugeValue, failing, p.Name)
+			ch <- prometheus.MustNewConstMetric(s.parked, prometheus.GaugeValue, float64(p.ParkedStreams), p.Name)
 		}
 	} else {
 		ok = 0

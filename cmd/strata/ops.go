@@ -39,15 +39,21 @@ func (c *command) migrate(ctx context.Context, args []string) error {
 
 func (c *command) projections(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: projections status|rebuild", errUsage)
+		return fmt.Errorf("%w: projections status|rebuild|parked|retry|skip", errUsage)
 	}
 	switch args[0] {
 	case "status":
 		return c.projectionsStatus(ctx, args[1:])
 	case "rebuild":
 		return c.projectionsRebuild(ctx, args[1:])
+	case "parked":
+		return c.projectionsParked(ctx, args[1:])
+	case "retry":
+		return c.projectionsRetry(ctx, args[1:])
+	case "skip":
+		return c.projectionsSkip(ctx, args[1:])
 	}
-	return fmt.Errorf("%w: projections %q: want status or rebuild", errUsage, args[0])
+	return fmt.Errorf("%w: projections %q: want status, rebuild, parked, retry or skip", errUsage, args[0])
 }
 
 func (c *command) projectionsStatus(ctx context.Context, args []string) error {
@@ -77,15 +83,24 @@ func (c *command) projectionsStatus(ctx context.Context, args []string) error {
 		return enc.Encode(st)
 	}
 	tw := tabwriter.NewWriter(c.stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "PROJECTOR\tSTATE\tPOSITION\tTXID\tLAG EVENTS\tLAG SECONDS\tERROR")
+	fmt.Fprintln(tw, "PROJECTOR\tSTATE\tPOSITION\tTXID\tLAG EVENTS\tLAG SECONDS\tPARKED\tERROR")
 	for _, s := range st {
 		errText := s.LastError
 		if s.State == projections.StateFailing {
 			errText = fmt.Sprintf("at position %d since %s (%d retries): %s", s.FailingAt, s.FailingSince.Format(time.RFC3339), s.Retries, s.LastError)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%s\n", s.Name, s.State, s.Checkpoint.Position, s.Checkpoint.TransactionID, s.LagEvents, s.LagSeconds, errText)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.1f\t%d\t%s\n", s.Name, s.State, s.Checkpoint.Position, s.Checkpoint.TransactionID, s.LagEvents, s.LagSeconds, s.ParkedStreams, errText)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	ps, err := projections.ListParked(ctx, db.SQL, "")
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	fmt.Fprintln(c.stdout, "\nParked streams (their events wait; other streams go on; see strata projections retry|skip):")
+	printParked(c, ps)
+	return nil
 }
 
 func (c *command) projectionsRebuild(ctx context.Context, args []string) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/eventstore/pgtest"
 	"github.com/strata-platform/strata/eventstore/shred"
+	"github.com/strata-platform/strata/projections"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
 	"github.com/strata-platform/strata/readapi/identity/identitytest"
 	readmemory "github.com/strata-platform/strata/readapi/memory"
@@ -56,7 +57,8 @@ func startWithWriter(t *testing.T, wr readmemory.Writer) *world {
 func startConfig(t *testing.T, extra readmemory.Config) *world {
 	t.Helper()
 	w := &world{t: t, keys: memorytest.Keys(t)}
-	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, memory.Events(), func(e *identitytest.Env) {
+	events := append(memory.Events(), projections.Events()...) // operators' skips are events too
+	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, events, func(e *identitytest.Env) {
 		w.mem = memorytest.MountWith(t, e, w.keys, extra)
 		w.svc = w.mem.Service()
 	})

@@ -50,6 +50,7 @@ func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, extra rea
 	if err != nil {
 		t.Fatal(err)
 	}
+	e.Store.SetGuard(runner.Guard().Check) // as strata serve does: a parked stream refuses commands
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); runner.Run(ctx) }()
