@@ -25,10 +25,10 @@ type storeCollector struct {
 
 func newStoreCollector(db *stdsql.DB, runner *projections.Runner) *storeCollector {
 	return &storeCollector{db: db, runner: runner,
-		head:     prometheus.NewDesc("strata_eventstore_appended_events_total", "Events appended to the store (the position sequence).", nil, nil),
-		lag:      prometheus.NewDesc("strata_projector_lag_events", "Events after the projector's checkpoint.", []string{"projector"}, nil),
-		lagSecs:  prometheus.NewDesc("strata_projector_lag_seconds", "Age of the oldest event the projector has not applied.", []string{"projector"}, nil),
-		failing:  prometheus.NewDesc("strata_projector_failing", "1 when the projector is stopped at a failing event.", []string{"projector"}, nil),
+		head:    prometheus.NewDesc("strata_eventstore_appended_events_total", "Events appended to the store (the position sequence).", nil, nil),
+		lag:     prometheus.NewDesc("strata_projector_lag_events", "Events after the projector's checkpoint.", []string{"projector"}, nil),
+		lagSecs: prometheus.NewDesc("strata_projector_lag_seconds", "Age of the oldest event the projector has not applied.", []string{"projector"}, nil),
+		failing: prometheus.NewDesc("strata_projector_failing", "1 when the projector is stopped at a failing event.", []string{"projector"}, nil),
 		parked: prometheus.NewDesc("strata_projector_parked_streams",
 			"Streams the projector has parked after an event it could not apply (their events wait; others go on).", []string{"projector"}, nil),
 		scrapeOK: prometheus.NewDesc("strata_eventstore_scrape_ok", "1 when the store could be read for these metrics.", nil, nil),
