@@ -15,6 +15,9 @@ Usage:
   strata serve [--surfaces api,builder,captable,voice,hackathon]
                                    run the HTTP surfaces, the admin listener and the projectors
   strata migrate                   apply pending database migrations and exit
+  strata db start|stop|url [--db NAME]
+                                   run the embedded PostgreSQL of STRATA_DATA_DIR on its own (it outlives the
+                                   command; serve uses it and leaves it running), stop it, print its DATABASE_URL
   strata projections status [--json]
                                    position, lag (events, seconds) and state of every projector
   strata projections rebuild NAME|--all
@@ -63,6 +66,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.serve(ctx, args[1:])
 	case "migrate":
 		err = cmd.migrate(ctx, args[1:])
+	case "db":
+		err = cmd.db(ctx, args[1:])
 	case "projections":
 		err = cmd.projections(ctx, args[1:])
 	case "events":

@@ -3,12 +3,8 @@ package main
 import (
 	"context"
 	stdsql "database/sql"
+	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
@@ -29,9 +25,10 @@ type database struct {
 func (d *database) Close() { d.close() }
 
 // openDatabase connects to DATABASE_URL, or else to the embedded cluster in
-// the data directory: started here (initdb on first run) or, when a running
-// `strata serve` already owns it, reached through its postmaster.pid. It then
-// applies pending migrations when migrate is set.
+// the data directory: the one already running there (`strata db start`, or
+// another `strata serve`), found through its postmaster.pid and password
+// file, or else started here (initdb on first run). It then applies pending
+// migrations when migrate is set.
 func (c *command) openDatabase(ctx context.Context, migrate bool) (*database, error) {
 	d := &database{URL: c.cfg.DatabaseURL, close: func() {}}
 	if d.URL == "" {
@@ -82,74 +79,68 @@ func (c *command) open(ctx context.Context) (*eventstore.Registry, *database, er
 	return reg, db, nil
 }
 
+// embedded points d at the embedded cluster of the data directory: the one
+// already running there (`strata db start`, or another `strata serve`),
+// which this process then leaves running, or else one it starts and stops
+// at Close. Either way the database "strata" exists afterwards.
 func (c *command) embedded(ctx context.Context, d *database) error {
-	if u, ok := attachRunning(c.cfg.DataDir, "strata"); ok {
-		c.logger.Info("using the embedded PostgreSQL of a running strata process", "data_dir", c.cfg.DataDir)
-		d.URL = u
-		return nil
-	}
-	cluster, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: c.cfg.DataDir, Logger: c.logger,
-		SharedBuffers: c.cfg.SharedBuffers})
-	if err != nil {
-		return fmt.Errorf("embedded PostgreSQL (set DATABASE_URL to use another server): %w", err)
-	}
-	d.close = func() {
-		stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		if err := cluster.Stop(stopCtx); err != nil {
-			c.logger.Error("stop embedded PostgreSQL", "err", err)
+	cluster, err := pgcluster.Running(c.cfg.DataDir)
+	if err == nil {
+		c.logger.Info("using the embedded PostgreSQL already running on the data directory (left running at exit)",
+			"data_dir", c.cfg.DataDir, "port", cluster.Port())
+	} else if !errors.Is(err, pgcluster.ErrNotRunning) {
+		return fmt.Errorf("embedded PostgreSQL: %w", err)
+	} else {
+		cluster, err = c.startCluster(ctx, false)
+		if err != nil {
+			return err
+		}
+		d.close = func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := cluster.Stop(stopCtx); err != nil {
+				c.logger.Error("stop embedded PostgreSQL", "err", err)
+			}
 		}
 	}
-	admin, err := stdsql.Open("pgx", cluster.URL("postgres"))
-	if err != nil {
+	if err := ensureDatabase(ctx, cluster); err != nil {
 		d.close()
 		return err
 	}
-	defer admin.Close()
-	var exists bool
-	if err := admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'strata')`).Scan(&exists); err != nil {
-		d.close()
-		return fmt.Errorf("embedded PostgreSQL: %w", err)
-	}
-	if !exists {
-		if _, err := admin.ExecContext(ctx, `CREATE DATABASE strata`); err != nil {
-			d.close()
-			return fmt.Errorf("embedded PostgreSQL: create database: %w", err)
-		}
-	}
-	c.logger.Info("embedded PostgreSQL running", "data_dir", c.cfg.DataDir, "port", cluster.Port())
-	d.URL = cluster.URL("strata")
+	d.URL = cluster.URL(embeddedDB)
 	return nil
 }
 
-// attachRunning returns a URL for dbname on the cluster another process runs
-// in dataDir, read from its postmaster.pid (pid, data dir, start time, port,
-// socket dir), when that process is alive.
-func attachRunning(dataDir, dbname string) (string, bool) {
-	raw, err := os.ReadFile(filepath.Join(dataDir, "pg", "postmaster.pid"))
+// embeddedDB is the database Strata uses on its embedded cluster.
+const embeddedDB = "strata"
+
+// startCluster starts the embedded cluster of the data directory; detach
+// leaves it running after this process exits (`strata db start`).
+func (c *command) startCluster(ctx context.Context, detach bool) (*pgcluster.Cluster, error) {
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{DataDir: c.cfg.DataDir, Logger: c.logger,
+		SharedBuffers: c.cfg.SharedBuffers, Detach: detach})
 	if err != nil {
-		return "", false
+		return nil, fmt.Errorf("embedded PostgreSQL (set DATABASE_URL to use another server): %w", err)
 	}
-	lines := strings.Split(string(raw), "\n")
-	if len(lines) < 5 {
-		return "", false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))
-	if err != nil || !processAlive(pid) {
-		return "", false
-	}
-	port, sock := strings.TrimSpace(lines[3]), strings.TrimSpace(lines[4])
-	if _, err := strconv.Atoi(port); err != nil || sock == "" {
-		return "", false
-	}
-	q := url.Values{"host": {sock}, "port": {port}, "sslmode": {"disable"}}
-	return (&url.URL{Scheme: "postgres", User: url.User("postgres"), Path: "/" + dbname, RawQuery: q.Encode()}).String(), true
+	c.logger.Info("embedded PostgreSQL running", "data_dir", c.cfg.DataDir, "port", cluster.Port(), "detached", detach)
+	return cluster, nil
 }
 
-func processAlive(pid int) bool {
-	p, err := os.FindProcess(pid)
+// ensureDatabase creates the database "strata" on cluster when it is missing.
+func ensureDatabase(ctx context.Context, cluster *pgcluster.Cluster) error {
+	admin, err := stdsql.Open("pgx", cluster.URL("postgres"))
 	if err != nil {
-		return false
+		return fmt.Errorf("embedded PostgreSQL: %w", err)
 	}
-	return p.Signal(syscallZero) == nil
+	defer admin.Close()
+	var exists bool
+	if err := admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)`, embeddedDB).Scan(&exists); err != nil {
+		return fmt.Errorf("embedded PostgreSQL: %w", err)
+	}
+	if !exists {
+		if _, err := admin.ExecContext(ctx, `CREATE DATABASE `+embeddedDB); err != nil {
+			return fmt.Errorf("embedded PostgreSQL: create database: %w", err)
+		}
+	}
+	return nil
 }
