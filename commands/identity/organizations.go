@@ -44,8 +44,14 @@ func (s *Service) manageable(orgID, callerID string) error {
 }
 
 // AddMember adds the registered user with email to orgID with role member
-// or admin. Adding an existing member changes the member's role.
+// or admin at once, without the user's consent. Adding an existing member
+// changes the member's role. No route calls it: the API invites (Invite)
+// and the invitee accepts; it remains for seeding tests and benchmarks. The
+// caller's right is checked before the input.
 func (s *Service) AddMember(ctx context.Context, callerID, orgID, email, role string) (ident.User, error) {
+	if err := s.manageable(orgID, callerID); err != nil {
+		return ident.User{}, err
+	}
 	if role == "" {
 		role = ident.OrgMember
 	}
@@ -54,9 +60,6 @@ func (s *Service) AddMember(ctx context.Context, callerID, orgID, email, role st
 	}
 	norm, err := ident.NormalizeEmail("email", email)
 	if err != nil {
-		return ident.User{}, err
-	}
-	if err := s.manageable(orgID, callerID); err != nil {
 		return ident.User{}, err
 	}
 	u, ok := s.dir.UserByEmail(norm)

@@ -238,5 +238,5 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &IdentityMerged{} },
 		func() kernel.Event { return &MemberAdded{} },
 		func() kernel.Event { return &MemberRemoved{} },
-	}, oauthEvents()...)
+	}, append(oauthEvents(), invitationEvents()...)...)
 }

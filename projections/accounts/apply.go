@@ -9,7 +9,7 @@ import (
 
 // apply folds one resolved identity event into the directory (d.mu held).
 func (d *Directory) apply(e eventstore.Envelope) {
-	if d.applyOAuth(e) {
+	if d.applyOAuth(e) || d.applyInvitation(e) {
 		return
 	}
 	switch ev := e.Event.(type) {

@@ -61,6 +61,7 @@ type Directory struct {
 	userOrgs  map[string][]string // user id -> organizations joined, in order (may hold ones left)
 	claims    map[string]string   // key id of a claimed tmp_ key -> the key issued in its place
 	oauth     oauthState
+	invites   inviteState
 	changed   chan struct{}
 	batchSize int
 }
@@ -75,7 +76,7 @@ func New(db *stdsql.DB, reg *eventstore.Registry, logger *slog.Logger) *Director
 	return &Directory{db: db, reg: reg, log: logger, types: types,
 		users: map[string]*identity.User{}, byEmail: map[string]string{}, orgs: map[string]*Organization{},
 		keys: map[string]*identity.Key{}, byLookup: map[string]string{}, userKeys: map[string][]string{},
-		revoked: map[string]time.Time{}, resets: map[string]string{}, claims: map[string]string{}, userOrgs: map[string][]string{}, oauth: newOAuthState(), changed: make(chan struct{}), batchSize: 2000}
+		revoked: map[string]time.Time{}, resets: map[string]string{}, claims: map[string]string{}, userOrgs: map[string][]string{}, oauth: newOAuthState(), invites: newInviteState(), changed: make(chan struct{}), batchSize: 2000}
 }
 
 // Key returns the position up to which the directory has applied the store.

@@ -98,26 +98,6 @@ func (h *handlers) listMembers(w http.ResponseWriter, r *http.Request) {
 	reply(w, r, http.StatusOK, out)
 }
 
-func (h *handlers) addMember(w http.ResponseWriter, r *http.Request) {
-	p, _ := auth.From(r.Context())
-	var in struct {
-		Email string `json:"email"`
-		Role  string `json:"role"`
-	}
-	if err := httpx.DecodeJSON(r, &in); err != nil {
-		fail(w, r, err)
-		return
-	}
-	id := mux.Vars(r)["id"]
-	u, err := h.svc.AddMember(r.Context(), p.UserID, id, in.Email, in.Role)
-	if err != nil {
-		fail(w, r, err)
-		return
-	}
-	reply(w, r, http.StatusCreated, memberView{UserID: u.ID, Email: u.Email, FullName: u.FullName,
-		Role: h.svc.Directory().Role(id, u.ID)})
-}
-
 func (h *handlers) removeMember(w http.ResponseWriter, r *http.Request) {
 	p, _ := auth.From(r.Context())
 	v := mux.Vars(r)

@@ -25,9 +25,14 @@ func TestOrganizationsMembershipAndActingOrganization(t *testing.T) {
 	if st := e.whoami(append(bearerH(member), "X-Organization-ID", orgID)...); st != http.StatusForbidden {
 		t.Errorf("non-member acting in the org: %d", st)
 	}
-	st, added, _ := e.call("POST", "/api/v1/organizations/"+orgID+"/members", map[string]any{"email": "MEMBER@corp.example", "role": "member"}, bearerH(owner)...)
-	if st != http.StatusCreated || added["user_id"] != memberID || added["role"] != "member" {
-		t.Fatalf("add member: %d %v", st, added)
+	st, invited, _ := e.call("POST", "/api/v1/organizations/"+orgID+"/members", map[string]any{"email": "MEMBER@corp.example", "role": "member"}, bearerH(owner)...)
+	if st != http.StatusAccepted || invited["status"] != "pending" {
+		t.Fatalf("invite member: %d %v", st, invited)
+	}
+	_, token := e.invitation(1)
+	st, joined, _ := e.call("POST", "/api/v1/organizations/invitations/accept", map[string]any{"token": token}, bearerH(member)...)
+	if st != http.StatusOK || joined["id"] != orgID || joined["role"] != "member" {
+		t.Fatalf("accept: %d %v", st, joined)
 	}
 	_, who, _ := e.call("GET", "/test/whoami", nil, append(bearerH(member), "X-Organization-ID", orgID)...)
 	if who["org"] != orgID {
@@ -40,8 +45,8 @@ func TestOrganizationsMembershipAndActingOrganization(t *testing.T) {
 	if st, _, _ := e.call("GET", "/api/v1/organizations/"+orgID+"/members", nil, bearerH(outsider)...); st != http.StatusNotFound {
 		t.Errorf("outsider listing members: %d", st)
 	}
-	if st, b, _ := e.call("POST", "/api/v1/organizations/"+orgID+"/members", map[string]any{"email": "ghost@corp.example"}, bearerH(owner)...); st != http.StatusNotFound || b["field"] != "email" {
-		t.Errorf("unknown user: %d %v", st, b)
+	if st, b, _ := e.call("POST", "/api/v1/organizations/"+orgID+"/members", map[string]any{"email": "ghost@corp.example"}, bearerH(owner)...); st != http.StatusAccepted {
+		t.Errorf("an address without an account is invited like any other: %d %v", st, b)
 	}
 	if st, b, _ := e.call("POST", "/api/v1/organizations/"+orgID+"/members", map[string]any{"email": "outsider@corp.example", "role": "owner"}, bearerH(owner)...); st != http.StatusBadRequest || b["field"] != "role" {
 		t.Errorf("bad role: %d %v", st, b)
