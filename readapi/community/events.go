@@ -132,6 +132,9 @@ func (a *API) getEvent(w http.ResponseWriter, r *http.Request, c caller) {
 func (a *API) patchEvent(w http.ResponseWriter, r *http.Request, c caller) {
 	id := mux.Vars(r)["event_id"]
 	err := c.tenant()
+	if err == nil { // authorize before the body is read: an outsider learns nothing from a validation error
+		err = a.svc.MayAct(r.Context(), c.Tenant, c.UserID, id, true)
+	}
 	if err == nil {
 		var d community.Details
 		var set map[string]bool

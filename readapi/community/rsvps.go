@@ -22,6 +22,9 @@ func (a *API) rsvp(w http.ResponseWriter, r *http.Request, c caller) {
 	var body rsvpBody
 	var res cmd.RSVPResult
 	err := c.tenant()
+	if err == nil { // authorize before the body is read
+		err = a.svc.MayAct(r.Context(), c.Tenant, c.UserID, mux.Vars(r)["event_id"], false)
+	}
 	if err == nil {
 		err = httpx.DecodeJSON(r, &body)
 	}
@@ -41,6 +44,12 @@ func (a *API) patchRSVP(w http.ResponseWriter, r *http.Request, c caller) {
 	var res cmd.RSVPResult
 	var row proj.RSVPRow
 	err := c.tenant()
+	if err == nil { // authorize before the body is read: another tenant's RSVP is 404, another user's 403
+		row, err = proj.RSVP(r.Context(), a.db, c.Tenant, mux.Vars(r)["rsvp_id"])
+	}
+	if err == nil && row.UserID != c.UserID {
+		err = kernel.Forbidden("only the RSVP's owner may change it")
+	}
 	if err == nil {
 		err = httpx.DecodeJSON(r, &body)
 	}
@@ -49,9 +58,6 @@ func (a *API) patchRSVP(w http.ResponseWriter, r *http.Request, c caller) {
 	}
 	if err == nil && body.Status != nil {
 		err = community.CheckRSVPStatus(*body.Status)
-	}
-	if err == nil {
-		row, err = proj.RSVP(r.Context(), a.db, c.Tenant, mux.Vars(r)["rsvp_id"])
 	}
 	if err == nil {
 		res, err = a.svc.ChangeRSVP(r.Context(), c.Tenant, c.UserID, row.EventID, row.ID, deref(body.Status), body.ResponseMessage)
