@@ -4,13 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 
-	"github.com/strata-platform/strata/commands/blobs"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -30,6 +28,10 @@ func startCaptable(ctx context.Context, app *App) error {
 		return app.Runner.WaitFor(wctx, key, projcaptable.Name)
 	}
 	issuer := app.Config.Issuer
+	blobStore, err := openBlobStore(ctx, app.Config)
+	if err != nil {
+		return fmt.Errorf("blob store: %w", err)
+	}
 	svc := cmdcaptable.New(app.Store, app.Clock, app.IDs, app.Logger, cmdcaptable.Config{
 		TokenKey:       app.Identity.Master.Derive("captable access tokens"),
 		SignIn:         app.Identity.SignIn, // one sign-in throttle for both surfaces
