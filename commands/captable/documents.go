@@ -66,10 +66,11 @@ func (s *Service) MaxUpload() int64 {
 }
 
 // UploadDocument stores a document's bytes and records it: the file is
-// staged and hashed first, then, under the company's lock, checked, moved
-// into the blob store and recorded in one decision. A refused upload leaves
-// no file behind; a crash between the move and the append leaves an
-// unreferenced file, never a record without its bytes.
+// staged and hashed first, then, under the company's blob lock
+// (bloblock.go) and its lock, checked, committed to the blob store and
+// recorded in one decision. A refused upload leaves no file behind; a
+// crash between the commit and the append leaves an unreferenced file,
+// never a record without its bytes.
 func (s *Service) UploadDocument(ctx context.Context, company, id string, in captable.DocumentInput, file io.Reader, by string) (eventstore.Appended, error) {
 	if s.cfg.Blobs == nil {
 		return eventstore.Appended{}, kernel.Unavailable("document storage is not configured", nil)
@@ -91,18 +92,24 @@ func (s *Service) UploadDocument(ctx context.Context, company, id string, in cap
 		return eventstore.Appended{}, err
 	}
 	in.ContentType, in.Size, in.SHA256 = ct, staged.Size, staged.SHA256
-	return s.Do(ctx, company, func(c *captable.Company) ([]kernel.Event, error) {
-		evs, err := c.UploadDocument(id, in, by, s.clock.Now())
-		if err != nil {
-			return nil, err
-		}
-		return evs, staged.Commit(ctx)
+	var app eventstore.Appended
+	err = s.withBlobLock(ctx, company, func() (err error) {
+		app, err = s.Do(ctx, company, func(c *captable.Company) ([]kernel.Event, error) {
+			evs, err := c.UploadDocument(id, in, by, s.clock.Now())
+			if err != nil {
+				return nil, err
+			}
+			return evs, staged.Commit(ctx)
+		})
+		return err
 	})
+	return app, err
 }
 
 // DeleteDocument records a document's deletion and removes its bytes once
 // nothing of the company refers to them any more (under the company's
-// lock, so an upload of equal bytes cannot slip in between).
+// blob lock, so an upload of equal bytes in any process cannot slip in
+// between).
 func (s *Service) DeleteDocument(ctx context.Context, company, id, by string) (eventstore.Appended, error) {
 	var digest string
 	app, err := s.Do(ctx, company, func(c *captable.Company) ([]kernel.Event, error) {
@@ -114,11 +121,13 @@ func (s *Service) DeleteDocument(ctx context.Context, company, id, by string) (e
 	if err != nil || s.cfg.Blobs == nil {
 		return app, err
 	}
-	return app, s.View(ctx, company, func(c *captable.Company) error {
-		if c.Referenced(digest) {
-			return nil
-		}
-		return s.cfg.Blobs.Remove(ctx, company, digest)
+	return app, s.withBlobLock(ctx, company, func() error {
+		return s.View(ctx, company, func(c *captable.Company) error {
+			if c.Referenced(digest) {
+				return nil
+			}
+			return s.cfg.Blobs.Remove(ctx, company, digest)
+		})
 	})
 }
 

@@ -40,11 +40,16 @@ func (s *Service) RecordReport(ctx context.Context, company string, r captable.F
 	}
 	defer staged.Discard() //nolint:errcheck // gone already once committed
 	r.SHA256, r.Size = staged.SHA256, staged.Size
-	return s.Do(ctx, company, func(c *captable.Company) ([]kernel.Event, error) {
-		evs, err := c.RecordReport(r)
-		if err != nil {
-			return nil, err
-		}
-		return evs, staged.Commit(ctx)
+	var app eventstore.Appended
+	err = s.withBlobLock(ctx, company, func() (err error) {
+		app, err = s.Do(ctx, company, func(c *captable.Company) ([]kernel.Event, error) {
+			evs, err := c.RecordReport(r)
+			if err != nil {
+				return nil, err
+			}
+			return evs, staged.Commit(ctx)
+		})
+		return err
 	})
+	return app, err
 }

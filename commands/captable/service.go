@@ -56,6 +56,7 @@ type Service struct {
 	companies *cache[*companyEntry]
 	accounts  *cache[*accountEntry]
 	usage     *usage
+	blobSlots chan struct{} // bounds held blob locks (bloblock.go)
 }
 
 // New returns a service over store.
@@ -81,6 +82,7 @@ func New(store *eventstore.Store, clock kernel.Clock, ids kernel.IDs, log *slog.
 	s.companies = newCache(func() *companyEntry { return &companyEntry{} })
 	s.accounts = newCache(func() *accountEntry { return &accountEntry{} })
 	s.usage = newUsage()
+	s.blobSlots = make(chan struct{}, maxBlobLocks)
 	return s
 }
 

@@ -97,7 +97,7 @@ func Start(t testing.TB) *Server {
 	if err := os.WriteFile(conf, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	ports := freePorts(t, 8)
+	ports := freePorts(t, 10)
 	s3port := ports[0]
 	args := []string{"mini", "-dir=" + filepath.Join(dir, "data"),
 		"-ip=127.0.0.1", "-ip.bind=127.0.0.1",
@@ -108,6 +108,9 @@ func Start(t testing.TB) *Server {
 		"-s3.port.iceberg=0", "-s3.port.lance=0",
 		"-filer.localSocket=" + filepath.Join(dir, "filer.sock"),
 		"-s3.localSocket=" + filepath.Join(dir, "s3.sock"),
+		// The admin server runs even without its UI: its ports too, and
+		// no legacy port (fixed ports would collide between tests).
+		"-admin.port=" + ports[8], "-admin.port.grpc=" + ports[9], "-admin.port.legacy=0",
 		"-webdav=false", "-admin.ui=false", "-master.telemetry=false",
 		"-s3.config=" + conf, "-bucket=" + Bucket,
 	}
