@@ -2,6 +2,7 @@ package captable
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"time"
@@ -61,6 +62,9 @@ func (d *Day) UnmarshalJSON(b []byte) error {
 	}
 	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
 		if v, ok := ParseDay(strings.TrimSpace(s[1 : len(s)-1])); ok {
+			if y := v.Year(); y < MinYear || y > MaxYear {
+				return &json.UnmarshalTypeError{Value: "date " + s, Type: reflect.TypeOf(YearOutOfRange{})}
+			}
 			*d = v
 			return nil
 		}
@@ -69,6 +73,23 @@ func (d *Day) UnmarshalJSON(b []byte) error {
 		s = s[:40] + "..."
 	}
 	return &json.UnmarshalTypeError{Value: "value " + s, Type: reflect.TypeOf(Day{})}
+}
+
+// MinYear and MaxYear bound the dates the API accepts (grants, exercises,
+// SAFEs, valuations, rounds, as-of views): a company's records start after
+// 1900 and nothing is dated past 2100, so 0202 or 9999 is a typo, refused.
+const (
+	MinYear = 1900
+	MaxYear = 2100
+)
+
+// YearOutOfRange is the type named when a date's year is outside MinYear
+// to MaxYear; its JSONRule tells the decoder the rule.
+type YearOutOfRange struct{}
+
+// JSONRule names the rule an out-of-range date breaks.
+func (YearOutOfRange) JSONRule() (rule, message string) {
+	return fmt.Sprintf("year_range:%d-%d", MinYear, MaxYear), fmt.Sprintf("must fall in the years %d to %d", MinYear, MaxYear)
 }
 
 // timePtr returns a pointer to d's time, nil for the zero Day.

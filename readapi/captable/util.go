@@ -19,6 +19,7 @@ import (
 const (
 	defaultLimit = 20
 	maxLimit     = 100
+	maxPage      = 1_000_000 // deep pages are a scan; beyond this a page number is a mistake
 )
 
 func page(r *http.Request) (proj.Page, error) {
@@ -26,8 +27,11 @@ func page(r *http.Request) (proj.Page, error) {
 	q := r.URL.Query()
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			return p, kernel.Invalid("page", "min:1", "page must be a whole number from 1")
+		switch {
+		case err == nil && n > maxPage:
+			return p, kernel.Invalid("page", "max:"+strconv.Itoa(maxPage), "page must be a whole number from 1 to "+strconv.Itoa(maxPage))
+		case err != nil || n < 1:
+			return p, kernel.Invalid("page", "min:1", "page must be a whole number from 1 to "+strconv.Itoa(maxPage))
 		}
 		p.Page = n
 	}

@@ -84,8 +84,11 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 	if err != nil || n < lo || n > hi {
 		rule := "range:" + strconv.Itoa(lo) + "-" + strconv.Itoa(hi)
 		msg := name + " must be a whole number from " + strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
-		if hi == maxOffset {
-			rule, msg = "min:"+strconv.Itoa(lo), name+" must be a whole number from "+strconv.Itoa(lo)
+		if hi == maxOffset { // say which end was passed: offsets name both bounds
+			rule = "min:" + strconv.Itoa(lo)
+			if err == nil && n > hi {
+				rule = "max:" + strconv.Itoa(hi)
+			}
 		}
 		return 0, kernel.Invalid(name, rule, msg)
 	}

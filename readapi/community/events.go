@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -80,14 +79,15 @@ func decodeEvent(r *http.Request) (community.Details, map[string]bool, error) {
 	return d, set, nil
 }
 
-// parseTime reads an ISO 8601 date-time; one without an offset is UTC.
+// eventYears bounds an event's start and end: community events are
+// scheduled now or later (the start may not be in the past), and nothing is
+// planned past 2100.
+var eventYears = httpx.Years{Min: 2000, Max: 2100}
+
+// parseTime reads an RFC 3339 date-time with its offset (one without is
+// refused, not read as UTC) within eventYears.
 func parseTime(field, v string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04"} {
-		if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, kernel.Invalid(field, "datetime", field+" must be an ISO 8601 date-time such as 2026-12-01T18:00:00Z")
+	return httpx.ParseDateTime(field, v, eventYears, false)
 }
 
 func deref(s *string) string {

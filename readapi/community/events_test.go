@@ -1,6 +1,7 @@
 package community_test
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -44,6 +45,11 @@ func TestCreateRefusals(t *testing.T) {
 	w.refused(post(map[string]any{"title": "  ", "start_time": start}), 400, "title", "required")
 	w.refused(post(map[string]any{"title": "x"}), 400, "start_time", "required")
 	w.refused(post(map[string]any{"title": "x", "start_time": "tomorrow"}), 400, "start_time", "datetime")
+	// A local time names no instant: refused, not read as UTC.
+	w.refused(post(map[string]any{"title": "x", "start_time": strings.TrimSuffix(start, "Z")}), 400, "start_time", "datetime_offset")
+	w.refused(post(map[string]any{"title": "x", "start_time": "9999-01-01T00:00:00Z"}), 400, "start_time", "year_range:2000-2100")
+	w.refused(post(map[string]any{"title": "x", "start_time": "0000-01-01T00:00:00Z"}), 400, "start_time", "year_range:2000-2100")
+	w.refused(post(map[string]any{"title": "x", "start_time": start, "end_time": "9999-12-31T00:00:00Z"}), 400, "end_time", "year_range:2000-2100")
 	w.refused(post(map[string]any{"title": "x", "start_time": w.at(-time.Minute)}), 400, "start_time", "not_past")
 	w.refused(post(map[string]any{"title": "x", "start_time": start, "end_time": w.at(30 * time.Minute)}), 400, "end_time", "after_start")
 	w.refused(post(map[string]any{"title": "x", "start_time": start, "event_type": "party"}), 400, "event_type", "enum")
@@ -184,6 +190,10 @@ func TestListFiltersAndPaging(t *testing.T) {
 	w.refused(w.do(bob, "GET", base+"?limit=0", nil), 400, "limit", "range:1-100")
 	w.refused(w.do(bob, "GET", base+"?limit=101", nil), 400, "limit", "range:1-100")
 	w.refused(w.do(bob, "GET", base+"?offset=-1", nil), 400, "offset", "min:0")
+	if r := w.do(bob, "GET", base+"?offset=99999999999", nil); r.status != 400 || r.body["rule"] != "max:1000000" ||
+		!strings.Contains(fmt.Sprint(r.body["detail"]), "to 1000000") {
+		t.Fatalf("a huge offset must name the maximum: %d %s", r.status, r.raw)
+	}
 	w.refused(w.do(bob, "GET", base+"?filter_type=soon", nil), 400, "filter_type", "enum")
 	if d := w.must(bob, 200, "GET", base, nil); d["limit"] != float64(50) {
 		t.Fatalf("default limit: %v", d["limit"])

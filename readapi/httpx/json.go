@@ -137,6 +137,9 @@ func decodeError(err error) error {
 		if field == "" {
 			field = "body"
 		}
+		if rule, msg, ok := jsonRule(typ.Type); ok {
+			return &kernel.Error{Kind: kernel.KindInvalid, Field: field, Rule: rule, Message: msg, Err: err}
+		}
 		want := jsonType(typ.Type)
 		return &kernel.Error{Kind: kernel.KindInvalid, Field: field, Rule: "type:" + want,
 			Message: "must be " + article(want) + " " + want, Err: err}
@@ -162,6 +165,20 @@ func decodeError(err error) error {
 	// A json.Unmarshaler rejected a value; its text is not known to be safe.
 	return &kernel.Error{Kind: kernel.KindInvalid, Field: "body", Rule: "json_value",
 		Message: "a value in the body could not be decoded", Err: err}
+}
+
+// jsonRule lets a type named by a json.UnmarshalTypeError give the rule a
+// value broke (a decimal with too many places, a date out of range), for
+// values of the right JSON type that are still refused.
+func jsonRule(t reflect.Type) (rule, message string, ok bool) {
+	if t == nil {
+		return "", "", false
+	}
+	if r, isRule := reflect.Zero(t).Interface().(interface{ JSONRule() (string, string) }); isRule {
+		rule, message = r.JSONRule()
+		return rule, message, true
+	}
+	return "", "", false
 }
 
 // jsonType names the JSON type a Go type is decoded from.

@@ -127,15 +127,16 @@ func boolParam(r *http.Request, name string, def bool) (bool, error) {
 	return b, nil
 }
 
-// ParseTime reads an ISO 8601 date-time (UTC when no offset is given); a
-// bad value is invalid, naming field and the rule "datetime".
+// MemoryYears bounds the times memories are stated at and recalled as of:
+// people remember and ask about the past (1900 on), and nothing is stated
+// past 2100.
+var MemoryYears = httpx.Years{Min: 1900, Max: 2100}
+
+// ParseTime reads an RFC 3339 date-time with its offset, or a bare date
+// (that day's start in UTC), within MemoryYears; a date-time without an
+// offset is refused (rule "datetime_offset"), not read as UTC.
 func ParseTime(field, v string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04", time.DateOnly} {
-		if t, err := time.Parse(layout, strings.TrimSpace(v)); err == nil {
-			return t.UTC(), nil
-		}
-	}
-	return time.Time{}, kernel.Invalid(field, "datetime", field+" must be an ISO 8601 date-time such as 2026-01-31T18:00:00Z")
+	return httpx.ParseDateTime(field, v, MemoryYears, true)
 }
 
 // optionalTime parses an optional date-time field.

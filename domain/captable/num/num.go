@@ -213,8 +213,21 @@ func (a *Num) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return &json.UnmarshalTypeError{Value: "value " + truncate(string(b)), Type: reflect.TypeOf(Num{})}
 	}
+	if _, ok := n.terminates(MaxPlaces); !ok {
+		// More precision than is kept would be rounded silently: refuse it.
+		return &json.UnmarshalTypeError{Value: "number " + truncate(string(b)), Type: reflect.TypeOf(TooPrecise{})}
+	}
 	*a = n
 	return nil
+}
+
+// TooPrecise is the type named when a decimal has more than MaxPlaces
+// fraction digits: its JSONRule tells the decoder the rule and the limit.
+type TooPrecise struct{}
+
+// JSONRule names the rule a too precise decimal breaks.
+func (TooPrecise) JSONRule() (rule, message string) {
+	return "max_places:" + strconv.Itoa(MaxPlaces), "must have at most " + strconv.Itoa(MaxPlaces) + " decimal places (more would be rounded)"
 }
 
 func truncate(s string) string {
