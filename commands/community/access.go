@@ -22,3 +22,16 @@ func (s *Service) MayAct(ctx context.Context, tenant, actor, id string, creatorO
 	})
 	return err
 }
+
+// MayEditComment checks, before a request's body is read, that actor wrote
+// the comment id: an unknown or deleted comment is not found, another
+// user's is forbidden. It appends nothing.
+func (s *Service) MayEditComment(ctx context.Context, actor, id string) error {
+	_, err := s.onComment(ctx, id, func(c *community.Comment) ([]kernel.Event, error) {
+		if c.UserID != actor {
+			return nil, kernel.Forbidden("only the comment's author may edit it")
+		}
+		return nil, nil
+	})
+	return err
+}

@@ -2,8 +2,8 @@ package community_test
 
 import "testing"
 
-// TestAuthorizeBeforeValidate: a caller who may not act on an event or an
-// RSVP learns nothing from a bad body: another tenant gets 404, a member
+// TestAuthorizeBeforeValidate: a caller who may not act on an event, an
+// RSVP or a comment learns nothing from a bad body: another tenant gets 404, a member
 // who is not the creator or owner 403, an anonymous caller 401, never the
 // validation error the body would earn.
 func TestAuthorizeBeforeValidate(t *testing.T) {
@@ -12,6 +12,7 @@ func TestAuthorizeBeforeValidate(t *testing.T) {
 	bob := w.member(ada, "Bob")
 	eve := w.register("Eve") // another organization
 	id := w.event(ada, nil)["id"].(string)
+	comment := commentsPath + "/" + w.comment(ada, 3, "first")["id"].(string)
 	rsvp := w.must(ada, 201, "POST", base+"/"+id+"/rsvp", map[string]any{"status": "going"})["id"].(string)
 
 	cases := []struct {
@@ -26,6 +27,8 @@ func TestAuthorizeBeforeValidate(t *testing.T) {
 		{"another tenant changes the RSVP", eve, "PATCH", base + "/rsvps/" + rsvp, map[string]any{"status": "maybe-later"}, 404},
 		{"a member who is not the creator patches", bob, "PATCH", base + "/" + id, map[string]any{"title": 7}, 403},
 		{"a member changes another's RSVP", bob, "PATCH", base + "/rsvps/" + rsvp, map[string]any{"status": "maybe-later"}, 403},
+		{"a member edits another's comment", bob, "PATCH", comment, map[string]any{"comment": 7}, 403},
+		{"anonymous comment edit", nil, "PATCH", comment, map[string]any{"comment": 7}, 401},
 		{"anonymous patch", nil, "PATCH", base + "/" + id, map[string]any{"title": 7}, 401},
 		{"anonymous RSVP", nil, "POST", base + "/" + id + "/rsvp", map[string]any{"status": "maybe-later"}, 401},
 	}

@@ -76,9 +76,13 @@ func (a *API) editComment(w http.ResponseWriter, r *http.Request, c caller) {
 		Comment string `json:"comment"`
 	}
 	var out community.Comment
-	err := httpx.DecodeJSON(r, &body)
+	id := mux.Vars(r)["comment_id"]
+	err := a.svc.MayEditComment(r.Context(), c.UserID, id) // authorize before the body is read
 	if err == nil {
-		out, err = a.svc.EditComment(r.Context(), c.UserID, mux.Vars(r)["comment_id"], body.Comment)
+		err = httpx.DecodeJSON(r, &body)
+	}
+	if err == nil {
+		out, err = a.svc.EditComment(r.Context(), c.UserID, id, body.Comment)
 	}
 	writeJSON(w, r, http.StatusOK, a.toComment(out), err)
 }
