@@ -59,6 +59,12 @@ func (a *API) uploadDocument(w http.ResponseWriter, r *http.Request) {
 	// Fields come from the body only, never from the query string.
 	in := captable.DocumentInput{Name: header.Filename, Type: r.PostFormValue("type"), StakeholderID: r.PostFormValue("stakeholderId"),
 		GrantID: r.PostFormValue("grantId")}
+	for _, f := range [][2]string{{"file", in.Name}, {"type", in.Type}, {"stakeholderId", in.StakeholderID}, {"grantId", in.GrantID}} {
+		if err := httpx.CheckString(f[0], f[1]); err != nil { // a multipart body is not seen by httpx.CheckText
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
 	did := a.svc.NewID()
 	app, err := a.svc.UploadDocument(r.Context(), c.Company, did, in, file, c.AccountID)
 	if err == nil {

@@ -44,3 +44,30 @@ func TestPrecisionAndYearsAreRefusedNotRounded(t *testing.T) {
 		t.Fatalf("pricePerShare = %v", ok["pricePerShare"])
 	}
 }
+
+// TestUploadTextIsChecked: a multipart upload's file name and fields are
+// text the store keeps; NUL and invalid UTF-8 are refused there too.
+func TestUploadTextIsChecked(t *testing.T) {
+	t.Parallel()
+	w := start(t)
+	c := w.register("Doc", "doc@edge.test", "Edge Docs")
+	for _, tc := range []struct {
+		name   string
+		fields map[string]string
+		field  string
+		says   string
+	}{
+		{"a\x00.pdf", map[string]string{"type": "OTHER"}, "file", "multipart"}, // the MIME reader refuses it first
+		{"caf\xe9.pdf", map[string]string{"type": "OTHER"}, "file", "UTF-8"},
+		{"ok.pdf", map[string]string{"type": "OTHER\x00"}, "type", "NUL"},
+	} {
+		r := c.upload(tc.name, pdfBytes("x"), tc.fields)
+		msg, _ := r.body["message"].(string)
+		if r.status != http.StatusBadRequest || r.body["field"] != tc.field || !strings.Contains(msg, tc.says) {
+			t.Fatalf("upload %q %v: %d %s, want 400 naming %s", tc.name, tc.fields, r.status, r.raw, tc.field)
+		}
+	}
+	if r := c.upload("ok.pdf", pdfBytes("x"), map[string]string{"type": "OTHER"}); r.status != http.StatusCreated {
+		t.Fatalf("a good upload: %d %s", r.status, r.raw)
+	}
+}
