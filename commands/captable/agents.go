@@ -33,6 +33,11 @@ type Onboarded struct {
 // admin or viewer. Either way the agent gets an API key limited to that
 // one company, usable as a Bearer credential.
 func (s *Service) Onboard(ctx context.Context, in OnboardInput, caller *Caller, companyID string) (Onboarded, error) {
+	if caller != nil {
+		if err := s.MayOnboard(ctx, *caller, companyID); err != nil {
+			return Onboarded{}, err
+		}
+	}
 	name := strings.TrimSpace(in.AgentName)
 	if name == "" {
 		return Onboarded{}, kernel.Invalid("agentName", "required", "agentName is required")
@@ -96,6 +101,24 @@ func (s *Service) issueKey(ctx context.Context, account, company string, role ca
 		return Onboarded{}, err
 	}
 	return Onboarded{AgentID: account, CompanyID: company, Role: role, APIKey: opaque(keyPrefix, account, kid, secret), Tokens: t}, nil
+}
+
+// MayOnboard checks that caller may onboard an agent into companyID, before
+// anything about the request is validated or written: a company the caller
+// does not belong to (or, for an agent key, not its key's company) is not
+// found, and only an owner or admin may (403 otherwise).
+func (s *Service) MayOnboard(ctx context.Context, caller Caller, companyID string) error {
+	if caller.KeyID != "" && companyID != caller.CompanyID {
+		return kernel.NotFound("company " + companyID + " not found")
+	}
+	role, err := s.Role(ctx, companyID, caller.AccountID)
+	if err != nil {
+		return err
+	}
+	if !role.CanWrite() {
+		return kernel.Forbidden("only an owner or admin can onboard an agent into the company")
+	}
+	return nil
 }
 
 var errBadKey = kernel.Unauthenticated("the API key is invalid")

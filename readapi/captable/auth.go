@@ -133,12 +133,10 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
+// onboard registers an agent; with credentials, the caller's standing in
+// the company is checked before the body is read (404 outside it, 403 for
+// a viewer), so an outsider learns nothing from a validation error.
 func (a *API) onboard(w http.ResponseWriter, r *http.Request) {
-	var in cmd.OnboardInput
-	if err := httpx.DecodeJSON(r, &in); err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
 	var who *cmd.Caller
 	company := ""
 	if c, ok := callerFrom(r.Context()); ok {
@@ -147,6 +145,15 @@ func (a *API) onboard(w http.ResponseWriter, r *http.Request) {
 		if company == "" {
 			company = c.Account.CompanyID
 		}
+		if err := a.svc.MayOnboard(r.Context(), c.Caller, company); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+	}
+	var in cmd.OnboardInput
+	if err := httpx.DecodeJSON(r, &in); err != nil {
+		httpx.WriteError(w, r, err)
+		return
 	}
 	o, err := a.svc.Onboard(r.Context(), in, who, company)
 	if err != nil {
