@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	stdsql "database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -15,12 +16,13 @@ import (
 // database, so it also sees projectors run by another process; this runner's
 // progress signal only wakes it early. Concurrent waiters share each read
 // (see checkpoints). A timeout is a kernel unavailable error: the write is
-// stored, its read model is late.
+// stored, its read model is late. So is an event that a parked stream holds
+// (see Partitioned): the projectors passed it without applying it.
 func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...string) error {
 	for {
 		wake := r.progress.Wait()
 		if r.passedHere(key, names) {
-			return nil
+			return r.notHeld(ctx, key, names)
 		}
 		vals, err := r.checkpoints.fresh(ctx)
 		if err != nil {
@@ -30,7 +32,7 @@ func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...strin
 			return fmt.Errorf("wait for projectors: %w", err)
 		}
 		if passed(vals, key, names) {
-			return nil
+			return r.notHeld(ctx, key, names)
 		}
 		select {
 		case <-ctx.Done():
@@ -39,6 +41,29 @@ func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...strin
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// notHeld returns an unavailable error when the event at key belongs to a
+// stream that one of the named projectors has parked at or before it: the
+// write is stored but will not show until an operator retries or skips.
+// With no stream parked anywhere (the guard's copy) it costs nothing.
+func (r *Runner) notHeld(ctx context.Context, key eventstore.Key, names []string) error {
+	if len(r.guard.Count()) == 0 {
+		return nil
+	}
+	var projector string
+	err := r.db.QueryRowContext(ctx, `SELECT p.projector FROM es.events e
+		JOIN es.parked_streams p ON p.stream_id = e.stream_id
+		WHERE e.position = $1 AND p.projector = ANY($2)
+		  AND (e.transaction_id, e.position) >= (p.transaction_id, p.position) LIMIT 1`, key.Position, names).Scan(&projector)
+	switch {
+	case errors.Is(err, stdsql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("wait for projectors: parked check: %w", err)
+	}
+	return kernel.Unavailable("the change was recorded, but this resource is paused: an earlier change to it could not be applied to the "+
+		projector+" read model, so it shows once an operator retries or skips that change; other resources are not affected", nil)
 }
 
 // passedHere reports whether this runner's own projectors have committed

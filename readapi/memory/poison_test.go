@@ -2,11 +2,13 @@ package memory_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/projections"
 	projmemory "github.com/strata-platform/strata/projections/memory"
@@ -31,7 +33,10 @@ func TestPoisonedMemoryStreamLeavesOtherUsersWorking(t *testing.T) {
 	// ...so it is written below it, straight through the command service.
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	_, _ = w.svc.Remember(ctx, sick.ID, memory.RememberInput{Content: "hello\x00world"})
+	// It is recorded, but the answer does not pretend it can be read.
+	if _, err := w.svc.Remember(ctx, sick.ID, memory.RememberInput{Content: "hello\x00world"}); !errors.Is(err, kernel.ErrUnavailable) {
+		t.Fatalf("the poisoned remember answered %v, want unavailable (recorded, not readable)", err)
+	}
 
 	var parked []projections.Parked
 	for deadline := time.Now().Add(20 * time.Second); len(parked) == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
