@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/strata-platform/strata/commands/mail"
 	ident "github.com/strata-platform/strata/domain/identity"
@@ -13,6 +14,18 @@ import (
 
 // invitationPrefix starts every invitation token, so it is recognisable.
 const invitationPrefix = "inv_"
+
+// Invitation limits, counted per process (like forgot-password): an
+// inviter sends at most InviteLimit invitations an hour, and one
+// organization invites one address at most InviteAddressLimit times a day,
+// so invitations cannot be used to flood mailboxes. The answer over a limit
+// (429) is the same whether or not the address has an account.
+const (
+	InviteLimit        = 50
+	InviteWindow       = time.Hour
+	InviteAddressLimit = 3
+	InviteAddressWin   = 24 * time.Hour
+)
 
 // maxDecisionRetries bounds how often a decision on an organization's
 // stream is taken again after another writer appended first.
@@ -43,6 +56,12 @@ func (s *Service) Invite(ctx context.Context, callerID, orgID, email, role strin
 	}
 	if role != ident.OrgMember && role != ident.OrgAdmin {
 		return ident.Invitation{}, kernel.Invalid("role", "enum:member,admin", "role must be member or admin")
+	}
+	if wait, ok := s.limiter.Take("invite:"+callerID, InviteLimit, InviteWindow); !ok {
+		return ident.Invitation{}, &Throttled{RetryAfter: wait, Message: fmt.Sprintf("too many invitations; try again in %d seconds", int(wait.Seconds())+1)}
+	}
+	if wait, ok := s.limiter.Take("invite-address:"+orgID+":"+norm, InviteAddressLimit, InviteAddressWin); !ok {
+		return ident.Invitation{}, &Throttled{RetryAfter: wait, Message: fmt.Sprintf("this address was invited %d times today; try again in %d seconds", InviteAddressLimit, int(wait.Seconds())+1)}
 	}
 	token := invitationPrefix + randomURLSafe(32)
 	now := s.clock.Now()

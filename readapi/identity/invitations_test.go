@@ -8,6 +8,7 @@ import (
 	"net/mail"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -234,5 +235,33 @@ func TestInvitationExpiryRevocationAndRights(t *testing.T) {
 	}
 	if n := e.members(orgID, owner); n != 1 {
 		t.Fatalf("members: %d", n)
+	}
+}
+
+// TestInvitationLimits: one organization invites one address at most three
+// times a day, and an inviter sends at most 50 invitations an hour (429
+// with Retry-After), so invitations cannot flood a mailbox.
+func TestInvitationLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, owner := e.register("owner@limit.example")
+	orgID := e.newOrg(owner)
+	path := "/api/v1/organizations/" + orgID + "/members"
+	for i := 0; i < 3; i++ {
+		if st, b := e.raw("POST", path, `{"email":"same@limit.example"}`, owner); st != http.StatusAccepted {
+			t.Fatalf("invitation %d: %d %s", i+1, st, b)
+		}
+	}
+	st, _, h := e.call("POST", path, map[string]any{"email": "same@limit.example"}, bearerH(owner)...)
+	if st != http.StatusTooManyRequests || h.Get("Retry-After") == "" {
+		t.Fatalf("fourth invitation of one address: %d %v", st, h)
+	}
+	for i := 4; i < 50; i++ { // the refused fourth counts too
+		if st, b := e.raw("POST", path, `{"email":"a`+strconv.Itoa(i)+`@limit.example"}`, owner); st != http.StatusAccepted {
+			t.Fatalf("invitation %d: %d %s", i+1, st, b)
+		}
+	}
+	if st, _ := e.raw("POST", path, `{"email":"last@limit.example"}`, owner); st != http.StatusTooManyRequests {
+		t.Fatalf("51st invitation: %d", st)
 	}
 }
