@@ -41,6 +41,18 @@ func TestAnswersRankFirst(t *testing.T) {
 		t.Errorf("the superseded statement ranks above an unrelated memory: %v", got)
 	}
 
+	// The score returned is the one the results are ordered by.
+	hits := ix.Search(q)
+	for i := 1; i < len(hits); i++ {
+		if hits[i].Score > hits[i-1].Score {
+			t.Fatalf("result %d (%s, %.4f) scores above result %d (%s, %.4f): score and order disagree",
+				i, hits[i].ID, hits[i].Score, i-1, hits[i-1].ID, hits[i-1].Score)
+		}
+	}
+	if hits[0].Score > 1 {
+		t.Fatalf("score %.4f above 1", hits[0].Score)
+	}
+
 	q.AsOf = day(200) // then Ana worked at Initech
 	got = ids(ix.Search(q))
 	if len(got) == 0 || got[0] != "old" {

@@ -163,9 +163,10 @@ func (ix *Index) sortCands(c []cand) {
 }
 
 // hits drops near-duplicates of higher-ranked candidates and converts the
-// first limit survivors.
+// first limit survivors, with scores that agree with their order (liftAnswers).
 func (ix *Index) hits(cands []cand, limit int) []Hit {
 	var kept []int32
+	var tiers []uint8
 	out := make([]Hit, 0, min(limit, len(cands)))
 	for _, c := range cands {
 		if len(out) == limit {
@@ -192,6 +193,34 @@ func (ix *Index) hits(cands []cand, limit int) []Hit {
 			h.Relevance = c.rel
 		}
 		out = append(out, h)
+		tiers = append(tiers, c.tier)
 	}
+	liftAnswers(out, tiers)
 	return out
+}
+
+// liftAnswers folds the answer tier into the scores, so that the score
+// returned is the one the results are ordered by. Memories answering the
+// question's fact rank above the others whatever their blend; when the
+// results mix both, each answer's score s becomes m + (1 − m)·s, where m is
+// the best score among the other results: still within [0, 1], at least m,
+// and in the answers' own order (an increasing map). Results without
+// answers, or with answers only, keep the blend.
+func liftAnswers(out []Hit, tiers []uint8) {
+	m, answers := -1.0, false
+	for i, t := range tiers {
+		if t > 0 {
+			answers = true
+		} else if out[i].Score > m {
+			m = out[i].Score
+		}
+	}
+	if !answers || m < 0 {
+		return
+	}
+	for i, t := range tiers {
+		if t > 0 {
+			out[i].Score = m + (1-m)*out[i].Score
+		}
+	}
 }
