@@ -41,6 +41,9 @@ func (c *Company) RoundInput(day time.Time, in DilutionInput) rounds.Round {
 		t := sf.Effective()
 		rs := rounds.SAFE{ID: sf.ID, InvestorID: sf.InvestorID, Type: sf.SafeType, Amount: sf.InvestmentAmount,
 			Cap: t.ValuationCap, Discount: t.DiscountRate}
+		if st := c.Stakeholders[sf.InvestorID]; st != nil {
+			rs.InvestorName = st.Name
+		}
 		if sf.SafeType == SAFEMFN && sf.Elected != nil {
 			rs.ElectedType = t.SafeType
 			if rs.ElectedType == SAFEMFN {

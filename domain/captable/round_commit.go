@@ -180,7 +180,7 @@ func (c *Company) checkInvestors(in CommitInput, price num.Num) error {
 
 func conventionOr(c string) string {
 	if c == "" {
-		return rounds.ConventionPreMoney
+		return rounds.DefaultConvention
 	}
 	return c
 }

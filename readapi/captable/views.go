@@ -181,7 +181,7 @@ func (a *API) dilution(w http.ResponseWriter, r *http.Request) {
 
 func conventionOf(c string) string {
 	if c == "" {
-		return rounds.ConventionPreMoney
+		return rounds.DefaultConvention
 	}
 	return c
 }

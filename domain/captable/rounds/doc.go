@@ -16,13 +16,22 @@
 //
 // Round price, by Round.Convention (where converting SAFEs sit):
 //
-//	PRE_MONEY (default): p = PreMoney / (F + P + S)
-//	    SAFEs and the pool increase sit in the pre-money; new investors own
-//	    exactly RoundSize / (PreMoney + RoundSize).
-//	PERCENT_OWNERSHIP:   p = PreMoney / (F + P)
-//	    SAFE shares are issued on top and dilute the new investors too.
-//	DOLLARS_INVESTED:    p = (PreMoney + sum of SAFE amounts) / (F + P + S)
+//	PERCENT_OWNERSHIP (default): p = PreMoney / (F + P + S)
+//	    the percentage-ownership method: SAFEs and the pool increase sit in
+//	    the pre-money; new investors own exactly RoundSize / (PreMoney +
+//	    RoundSize) (YC's post-money SAFE guide prices rounds this way).
+//	PRE_MONEY:                   p = PreMoney / (F + P)
+//	    the pre-money method: the price is the pre-money valuation over the
+//	    pre-round fully diluted shares (with the pool increase); SAFE shares
+//	    are issued on top and dilute the new investors too.
+//	DOLLARS_INVESTED:            p = (PreMoney + sum of SAFE amounts) / (F + P + S)
 //	    SAFE money counts at face value in the valuation.
+//
+// Cooley's worked example (1,000,000 common; a $1M post-money SAFE with a
+// 30% discount; $2M at $8M pre-money): PRE_MONEY prices at $8.00, the SAFE
+// converts at $5.60 and the founders keep 70%; PERCENT_OWNERSHIP solves
+// p * (1,000,000 + S) = $8M, p = 46/7 ($6.571429), and the founders keep
+// 23/35 (65.71%); DOLLARS_INVESTED gives p = 53/7 ($7.571429).
 //
 // New money:  N = RoundSize / p.
 //
@@ -57,8 +66,8 @@
 // With x = 1/p and a fixed regime (which price each SAFE takes, whether the
 // pool's max clamps at 0) every equation above is linear in (x, P, N, S_1..S_n):
 //
-//	PRE_MONEY:          PreMoney*x - P - S = F
-//	PERCENT_OWNERSHIP:  PreMoney*x - P = F
+//	PERCENT_OWNERSHIP:  PreMoney*x - P - S = F
+//	PRE_MONEY:          PreMoney*x - P = F
 //	DOLLARS_INVESTED:   (PreMoney + sum a_i)*x - P - S = F
 //	N - RoundSize*x = 0
 //	(1 - t/100)*P - t/100*(S + N) = t/100*F - A     (or P = 0, or P = PoolIncrease)

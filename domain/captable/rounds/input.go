@@ -16,9 +16,14 @@ const (
 
 // Conventions: where converting SAFEs sit when the round is priced.
 const (
-	ConventionPreMoney         = "PRE_MONEY"         // p = PreMoney / (F + P + S)
-	ConventionPercentOwnership = "PERCENT_OWNERSHIP" // p = PreMoney / (F + P)
+	ConventionPreMoney         = "PRE_MONEY"         // p = PreMoney / (F + P): SAFE shares on top
+	ConventionPercentOwnership = "PERCENT_OWNERSHIP" // p = PreMoney / (F + P + S), the default
 	ConventionDollarsInvested  = "DOLLARS_INVESTED"  // p = (PreMoney + sum of SAFE amounts) / (F + P + S)
+
+	// DefaultConvention is the convention of a round that names none: the
+	// percentage-ownership method, where the new money owns exactly
+	// RoundSize / (PreMoney + RoundSize), as in YC's post-money SAFE guide.
+	DefaultConvention = ConventionPercentOwnership
 )
 
 // Reserved holder IDs in Result.Holders (and, for PoolID, in Round.PreFD).
@@ -40,12 +45,15 @@ type Holder struct {
 
 // SAFE is one SAFE that converts in the round.
 type SAFE struct {
-	ID         string  `json:"id"`
-	InvestorID string  `json:"investorId"`
-	Type       string  `json:"safeType"`         // TypePreMoney, TypePostMoney or TypeMFN
-	Amount     num.Num `json:"investmentAmount"` // money invested, > 0
-	Cap        num.Num `json:"valuationCap"`     // valuation cap; zero means none
-	Discount   num.Num `json:"discountRate"`     // fraction in [0, 1); zero means none
+	ID         string `json:"id"`
+	InvestorID string `json:"investorId"`
+	// InvestorName names the investor in Result.Holders; empty falls back
+	// to InvestorID.
+	InvestorName string  `json:"investorName,omitempty"`
+	Type         string  `json:"safeType"`         // TypePreMoney, TypePostMoney or TypeMFN
+	Amount       num.Num `json:"investmentAmount"` // money invested, > 0
+	Cap          num.Num `json:"valuationCap"`     // valuation cap; zero means none
+	Discount     num.Num `json:"discountRate"`     // fraction in [0, 1); zero means none
 	// ElectedType is, for an MFN whose holder elected a later SAFE's terms
 	// (already applied in Cap and Discount), that SAFE's type: TypePreMoney
 	// or TypePostMoney. It is empty for an MFN without election (which then
@@ -69,8 +77,8 @@ type Round struct {
 	// PoolIncrease, if set, is an absolute number of new pool shares. It is
 	// mutually exclusive with PoolTargetPercent.
 	PoolIncrease *num.Num `json:"optionPoolIncrease,omitempty"`
-	// Convention is ConventionPreMoney (the default when empty),
-	// ConventionPercentOwnership or ConventionDollarsInvested.
+	// Convention is ConventionPercentOwnership (the default when empty),
+	// ConventionPreMoney or ConventionDollarsInvested.
 	Convention string `json:"pricingConvention,omitempty"`
 	SAFEs      []SAFE `json:"safes,omitempty"`
 }
@@ -78,7 +86,7 @@ type Round struct {
 // convention returns r's convention with the default applied.
 func (r Round) convention() string {
 	if r.Convention == "" {
-		return ConventionPreMoney
+		return DefaultConvention
 	}
 	return r.Convention
 }

@@ -24,10 +24,13 @@ type Conversion struct {
 // down); OwnershipBefore is SharesBefore over the pre-round fully diluted
 // total, and OwnershipAfter is the holder's exact (unrounded) post-round
 // shares over Result.PostMoneySharesExact, so the OwnershipAfter of all
-// holders add up to exactly 1.
+// holders add up to exactly 1. StakeholderID repeats ID for a stakeholder's
+// row (a pre-round holder or a SAFE investor) and is empty for the pool and
+// the new money.
 type Ownership struct {
 	ID              string  `json:"id"`
 	Name            string  `json:"name"`
+	StakeholderID   string  `json:"stakeholderId,omitempty"`
 	SharesBefore    num.Num `json:"sharesBefore"`
 	SharesAfter     num.Num `json:"sharesAfter"`
 	OwnershipBefore num.Num `json:"ownershipBefore"`

@@ -51,7 +51,7 @@ func TestYCPostMoneyGuide(t *testing.T) {
 	r := Round{
 		RoundSize: n("5000000"), PreMoneyValuation: n("15000000"), NewShareClassName: "Series A",
 		PreFD: ycTable(), AvailablePool: n("100000"), PoolIncrease: ptr(n("1695000")),
-		Convention: ConventionPreMoney,
+		Convention: ConventionPercentOwnership,
 		SAFEs: []SAFE{
 			{ID: "safe-a", InvestorID: "inv-a", Type: TypePostMoney, Amount: n("200000"), Cap: n("4000000")},
 			{ID: "safe-b", InvestorID: "inv-b", Type: TypePostMoney, Amount: n("800000"), Cap: n("8000000")},
@@ -158,10 +158,10 @@ func TestConventions(t *testing.T) {
 	for _, tc := range []struct {
 		convention, price, postValuation string
 	}{
-		{"", "1.375", "20000000"},                        // 15M/(10M+S), S = 1.25M/p
-		{ConventionPreMoney, "1.375", "20000000"},        // = PreMoney + RoundSize
-		{ConventionPercentOwnership, "1.5", "21250000"},  // 15M/10M; SAFE shares on top
-		{ConventionDollarsInvested, "1.475", "21000000"}, // 16M/(10M+S) and PreMoney + SAFE money + RoundSize
+		{"", "1.375", "20000000"},                         // 15M/(10M+S), S = 1.25M/p
+		{ConventionPercentOwnership, "1.375", "20000000"}, // = PreMoney + RoundSize
+		{ConventionPreMoney, "1.5", "21250000"},           // 15M/10M; SAFE shares on top
+		{ConventionDollarsInvested, "1.475", "21000000"},  // 16M/(10M+S) and PreMoney + SAFE money + RoundSize
 	} {
 		t.Run(tc.convention, func(t *testing.T) {
 			r := simple(safe)
@@ -173,7 +173,7 @@ func TestConventions(t *testing.T) {
 			s := res.Conversions[0].SharesExact
 			F := n("10000000")
 			switch tc.convention {
-			case ConventionPercentOwnership:
+			case ConventionPreMoney:
 				eq(t, "p*(F+P)", res.Price.Mul(F), n("15000000"))
 			case ConventionDollarsInvested:
 				eq(t, "p*(F+P+S)", res.Price.Mul(F.Add(s)), n("16000000"))
@@ -232,8 +232,9 @@ func TestHoldersMergeAndSum(t *testing.T) {
 }
 
 func TestInfeasibleTermsAreRefused(t *testing.T) {
-	// PRE_MONEY convention: SAFEs converting at or below p are worth at least
-	// their $2M at p, more than the $1.5M pre-money can hold.
+	// The default PERCENT_OWNERSHIP convention: SAFEs converting at or below
+	// p are worth at least their $2M at p, more than the $1.5M pre-money can
+	// hold.
 	r := simple(SAFE{ID: "s", InvestorID: "inv", Type: TypeMFN, Amount: n("2000000")})
 	r.PreMoneyValuation = n("1500000")
 	_, err := Model(r)

@@ -17,8 +17,8 @@ type holding struct {
 }
 
 // holders builds Result.Holders from the round and its solved figures: every
-// PreFD row, SAFE investors (named by their investor id, which is all a SAFE
-// carries), new money, and the pool, in that order.
+// PreFD row, SAFE investors (named by InvestorName, else their id), new
+// money, and the pool, in that order.
 func holders(r Round, res Result) []Ownership {
 	var rows []*holding
 	byID := make(map[string]*holding)
@@ -35,8 +35,12 @@ func holders(r Round, res Result) []Ownership {
 		h := add(fd.ID, fd.Name)
 		h.before = fd.Shares
 	}
-	for _, c := range res.Conversions {
-		h := add(c.InvestorID, c.InvestorID)
+	for i, c := range res.Conversions {
+		name := r.SAFEs[i].InvestorName
+		if name == "" {
+			name = c.InvestorID
+		}
+		h := add(c.InvestorID, name)
 		h.afterExact = h.afterExact.Add(c.SharesExact)
 		h.added = h.added.Add(c.Shares)
 	}
@@ -57,6 +61,7 @@ func holders(r Round, res Result) []Ownership {
 		out[i] = Ownership{
 			ID:              h.id,
 			Name:            h.name,
+			StakeholderID:   stakeholderID(h.id),
 			SharesBefore:    h.before,
 			SharesAfter:     h.before.Add(h.added),
 			OwnershipBefore: h.before.Div(res.PreMoneyShares),
@@ -64,4 +69,12 @@ func holders(r Round, res Result) []Ownership {
 		}
 	}
 	return out
+}
+
+// stakeholderID is id unless it is a reserved row (the pool, the new money).
+func stakeholderID(id string) string {
+	if id == PoolID || id == NewMoneyID {
+		return ""
+	}
+	return id
 }

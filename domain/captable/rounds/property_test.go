@@ -122,12 +122,12 @@ func TestPropertiesRandomRounds(t *testing.T) {
 		}
 		var lhs, rhs num.Num // the price equation, multiplied out: p * shares = valuation
 		switch r.convention() {
-		case ConventionPreMoney:
+		case ConventionPercentOwnership:
 			lhs, rhs = p.Mul(num.Sum(F, P, S)), r.PreMoneyValuation
 			if !res.NewClassOwnership.Equal(r.RoundSize.Div(r.RoundSize.Add(r.PreMoneyValuation))) {
 				fail("new class ownership %s", res.NewClassOwnership)
 			}
-		case ConventionPercentOwnership:
+		case ConventionPreMoney:
 			lhs, rhs = p.Mul(F.Add(P)), r.PreMoneyValuation
 		case ConventionDollarsInvested:
 			lhs, rhs = p.Mul(num.Sum(F, P, S)), r.PreMoneyValuation.Add(money)

@@ -87,7 +87,7 @@ func (m model) equations(g regime) [][]num.Num {
 	price[ix] = m.preMoney
 	price[iP] = num.Int(-1)
 	price[n] = m.f
-	if m.convention != ConventionPercentOwnership {
+	if m.convention != ConventionPreMoney {
 		for i := range m.safes {
 			price[iS0+i] = num.Int(-1)
 		}
