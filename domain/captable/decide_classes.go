@@ -11,8 +11,9 @@ import (
 
 // ClassInput is the body of a share class create or update. Absent fields
 // take defaults on create (liquidationPreference 1 and seniority 1 for
-// preferred, conversionRatio 1, antiDilution NONE) and keep their value on
-// update.
+// preferred, conversionRatio 1, antiDilution NONE, antiDilutionBase
+// OUTSTANDING_PREFERRED for NARROW_BASED) and keep their value on update,
+// except antiDilutionBase, which a class leaving NARROW_BASED drops.
 type ClassInput struct {
 	Name                  *string  `json:"name"`
 	Type                  *string  `json:"type"`
@@ -24,6 +25,7 @@ type ClassInput struct {
 	ParticipationCap      *num.Num `json:"participationCap"`
 	Seniority             *int     `json:"seniority"`
 	AntiDilution          *string  `json:"antiDilution"`
+	AntiDilutionBase      *string  `json:"antiDilutionBase"`
 }
 
 // merge applies the input's present fields over base.
@@ -52,6 +54,15 @@ func (in ClassInput) merge(base ShareClass) ShareClass {
 	}
 	if in.AntiDilution != nil {
 		base.AntiDilution = *in.AntiDilution
+	}
+	switch {
+	case in.AntiDilutionBase != nil:
+		base.AntiDilutionBase = *in.AntiDilutionBase
+	case base.AntiDilution != AntiDilutionNarrowBased:
+		base.AntiDilutionBase = ""
+	}
+	if base.AntiDilution == AntiDilutionNarrowBased && base.AntiDilutionBase == "" {
+		base.AntiDilutionBase = AntiDilutionBaseOutstandingPreferred // recorded, not implied
 	}
 	return base
 }
@@ -85,6 +96,14 @@ func (c *Company) checkClass(cl ShareClass) error {
 	}
 	if err := oneOf("antiDilution", cl.AntiDilution, antiDilutions); err != nil {
 		return err
+	}
+	if cl.AntiDilutionBase != "" {
+		if cl.AntiDilution != AntiDilutionNarrowBased {
+			return kernel.Invalid("antiDilutionBase", "narrow_based_only", "antiDilutionBase applies only to NARROW_BASED antiDilution")
+		}
+		if err := oneOf("antiDilutionBase", cl.AntiDilutionBase, antiDilutionBases); err != nil {
+			return err
+		}
 	}
 	if cl.Seniority < 1 {
 		return kernel.Invalid("seniority", "min", "seniority must be 1 (paid first) or more")

@@ -66,12 +66,31 @@ const (
 
 var antiDilutions = []string{AntiDilutionNone, AntiDilutionBroadBased, AntiDilutionNarrowBased, AntiDilutionFullRatchet}
 
+// Bases of NARROW_BASED weighted-average protection: what counts as A, the
+// shares outstanding before the new issue. Definitions differ in practice,
+// so a class names its own.
+const (
+	// AntiDilutionBaseOutstandingPreferred counts the preferred outstanding,
+	// as converted (every preferred class). It is the default.
+	AntiDilutionBaseOutstandingPreferred = "OUTSTANDING_PREFERRED"
+	// AntiDilutionBaseOutstandingShares counts all outstanding shares, common
+	// and preferred as converted, leaving out options, RSUs, warrants and the
+	// unissued pool.
+	AntiDilutionBaseOutstandingShares = "OUTSTANDING_SHARES"
+)
+
+var antiDilutionBases = []string{AntiDilutionBaseOutstandingPreferred, AntiDilutionBaseOutstandingShares}
+
 // ShareClass is a class of stock, the option pool, or a warrant reserve.
 // TotalShares is what is authorized (for the pool: its size). For preferred
 // stock, PricePerShare is the original issue price, LiquidationPreference a
 // multiple of it, ParticipationCap a multiple of it capping the total a
 // participating class receives (zero: uncapped), and Seniority ranks the
 // preferences (1 is paid first; equal ranks are pari passu).
+// AntiDilutionBase is a NARROW_BASED class's base (an AntiDilutionBase...
+// constant) and empty for every other protection; it was added to schema
+// version 1 of the class events, so a class recorded before it has none,
+// which NarrowBase reads as the default.
 type ShareClass struct {
 	ID                    string    `json:"shareClassId"`
 	Name                  string    `json:"name"`
@@ -84,7 +103,18 @@ type ShareClass struct {
 	ParticipationCap      num.Num   `json:"participationCap"`
 	Seniority             int       `json:"seniority"`
 	AntiDilution          string    `json:"antiDilution"`
+	AntiDilutionBase      string    `json:"antiDilutionBase,omitempty"`
 	At                    time.Time `json:"at"`
+}
+
+// NarrowBase is the base the class's NARROW_BASED protection counts:
+// AntiDilutionBase, or AntiDilutionBaseOutstandingPreferred when none was
+// recorded.
+func (cl ShareClass) NarrowBase() string {
+	if cl.AntiDilutionBase == "" {
+		return AntiDilutionBaseOutstandingPreferred
+	}
+	return cl.AntiDilutionBase
 }
 
 // Grant types.

@@ -16,6 +16,9 @@ type AdjustedClass struct {
 	NewConversionPrice num.Num `json:"newConversionPrice"`
 	NewConversionRatio num.Num `json:"newConversionRatio"`
 	AdditionalShares   num.Num `json:"additionalShares"`
+	// AntiDilutionBase is the base a NARROW_BASED adjustment counted
+	// (empty for the other protections).
+	AntiDilutionBase string `json:"antiDilutionBase,omitempty"`
 }
 
 // Adjustments are the anti-dilution adjustments a round priced as res makes
@@ -23,8 +26,10 @@ type AdjustedClass struct {
 // class with shares issued, a protection, and a conversion price (issue
 // price / conversion ratio) above the round's price. The weighted averages
 // count as A the fully diluted shares before the round (broad-based) or the
-// preferred outstanding as converted (narrow-based), and as new shares the
-// new money's shares (SAFE conversions are excluded, as standard terms
+// class's narrow base (narrow-based): the preferred outstanding as converted
+// (OUTSTANDING_PREFERRED, the default), or every outstanding share, common
+// and preferred as converted, without options, RSUs, warrants and the
+// unissued pool (OUTSTANDING_SHARES); and as new shares the new money's shares (SAFE conversions are excluded, as standard terms
 // exclude them). Prices and ratios are recorded to 12 decimals. The round's
 // price is solved without these shares: the adjustment follows the closing,
 // so every holder, the new investors included, bears it.
@@ -35,10 +40,14 @@ func (c *Company) Adjustments(day time.Time, res rounds.Result) ([]AdjustedClass
 		return out, nil
 	}
 	s := c.Summary(day)
-	narrow := num.Zero
+	narrow := map[string]num.Num{}
 	for _, l := range s.Classes {
-		if l.Type == ClassPreferred {
-			narrow = narrow.Add(l.Shares)
+		switch l.Type {
+		case ClassPreferred:
+			narrow[AntiDilutionBaseOutstandingPreferred] = narrow[AntiDilutionBaseOutstandingPreferred].Add(l.Shares)
+			narrow[AntiDilutionBaseOutstandingShares] = narrow[AntiDilutionBaseOutstandingShares].Add(l.Shares)
+		case ClassCommon:
+			narrow[AntiDilutionBaseOutstandingShares] = narrow[AntiDilutionBaseOutstandingShares].Add(l.Shares)
 		}
 	}
 	for _, id := range c.ClassOrder {
@@ -50,9 +59,10 @@ func (c *Company) Adjustments(day time.Time, res rounds.Result) ([]AdjustedClass
 		if res.Price.Cmp(cp1) >= 0 {
 			continue
 		}
-		a := s.FullyDiluted
+		a, base := s.FullyDiluted, ""
 		if cl.AntiDilution == AntiDilutionNarrowBased {
-			a = narrow
+			base = cl.NarrowBase()
+			a = narrow[base]
 		}
 		cp2, err := rounds.AdjustConversionPrice(rounds.Protection(cl.AntiDilution), cp1, res.Price, newShares, a)
 		if err != nil {
@@ -68,7 +78,7 @@ func (c *Company) Adjustments(day time.Time, res rounds.Result) ([]AdjustedClass
 			continue
 		}
 		out = append(out, AdjustedClass{ShareClassID: cl.ID, OldConversionPrice: cp1.Round(ratioPlaces), NewConversionPrice: cp2,
-			NewConversionRatio: ratio, AdditionalShares: rounds.AdditionalShares(cl.Issued, cl.ratio(), ratio)})
+			NewConversionRatio: ratio, AdditionalShares: rounds.AdditionalShares(cl.Issued, cl.ratio(), ratio), AntiDilutionBase: base})
 	}
 	return out, nil
 }

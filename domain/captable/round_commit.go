@@ -37,6 +37,7 @@ type CommitInput struct {
 	ParticipationCap      *num.Num `json:"participationCap"`
 	Seniority             *int     `json:"seniority"`
 	AntiDilution          *string  `json:"antiDilution"`
+	AntiDilutionBase      *string  `json:"antiDilutionBase"`
 }
 
 // Committed is what CloseRound decided, for the response.
@@ -219,7 +220,8 @@ func (b *roundBuilder) series() error {
 		TotalShares: issued, PricePerShare: b.out.Price, LiquidationPreference: num.Int(1), ConversionRatio: num.Int(1),
 		Seniority: 1, AntiDilution: AntiDilutionBroadBased, At: b.day}
 	in := ClassInput{LiquidationPreference: b.in.LiquidationPreference, Participating: b.in.Participating,
-		ParticipationCap: b.in.ParticipationCap, Seniority: b.in.Seniority, AntiDilution: b.in.AntiDilution}
+		ParticipationCap: b.in.ParticipationCap, Seniority: b.in.Seniority, AntiDilution: b.in.AntiDilution,
+		AntiDilutionBase: b.in.AntiDilutionBase}
 	return renamed(b.create(in.merge(cl)), "name", "newShareClassName")
 }
 

@@ -25,7 +25,10 @@ const (
 //	              outstanding on a fully diluted basis before the issue,
 //	              B = newShares * p2 / CP1 (the shares the money would buy
 //	              at CP1) and C = newShares
-//	NARROW_BASED: the same formula, with a = the outstanding preferred
+//	NARROW_BASED: the same formula, with a = the narrow base the caller
+//	              chose (definitions differ: the outstanding preferred
+//	              only, or all outstanding shares without options and the
+//	              unissued pool)
 //	FULL_RATCHET: CP2 = p2
 //
 // It returns cp1 unchanged when p2 >= cp1 or the protection is NONE, and
