@@ -39,8 +39,9 @@ func (w *writer) line(s string) {
 // escapeText returns s as an RFC 5545 §3.3.11 TEXT value. Invalid UTF-8 bytes
 // become U+FFFD (one per byte, as ranging over a string yields them); CRLF,
 // lone CR and lone LF each become "\n"; "\", ";" and "," are backslash-escaped;
-// other C0 control characters and DEL are removed. Newlines are recognised
-// before control characters are removed, so "\r\x00\n" is two newlines.
+// HTAB is kept (TEXT allows it: TSAFE-CHAR includes WSP); other C0 control
+// characters and DEL are removed. Newlines are recognised before control
+// characters are removed, so "\r\x00\n" is two newlines.
 func escapeText(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
@@ -60,6 +61,8 @@ func escapeText(s string) string {
 			b.WriteString(`\,`)
 		case r == '\r' || r == '\n':
 			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteRune(r)
 		case isControl(r):
 			// removed
 		default:

@@ -14,13 +14,14 @@ import (
 
 // wantText is what a TEXT value must read back as, computed independently of
 // the package: invalid UTF-8 bytes become U+FFFD (one per byte), CRLF and CR
-// become LF (all the "\n" escape can express), other C0 controls and DEL go.
+// become LF (all the "\n" escape can express), HTAB stays (TEXT allows it as
+// WSP), other C0 controls and DEL go.
 func wantText(s string) string {
 	s = string([]rune(s))
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	return strings.Map(func(r rune) rune {
-		if r != '\n' && (r < 0x20 || r == 0x7f) {
+		if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f) {
 			return -1
 		}
 		return r

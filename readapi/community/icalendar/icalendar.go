@@ -19,8 +19,9 @@
 //   - every physical line is valid UTF-8: invalid input bytes become U+FFFD,
 //     one per byte that does not start a valid encoding;
 //   - TEXT values are escaped ("\" → "\\", ";" → "\;", "," → "\,", and each
-//     CRLF, lone CR or lone LF → "\n"); all other control characters
-//     (U+0000–U+001F and U+007F, tab included) are removed;
+//     CRLF, lone CR or lone LF → "\n"); HTAB is kept as it is (TEXT allows it);
+//     all other control characters (U+0000–U+001F and U+007F) are removed, and
+//     so is HTAB in a URI value;
 //   - date-times are written in UTC with a trailing "Z", to whole seconds.
 package icalendar
 

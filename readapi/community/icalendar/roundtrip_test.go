@@ -168,7 +168,8 @@ func checkTime(t testing.TB, p ical.Props, name string, want time.Time) {
 
 func TestSanitisesControlsAndInvalidUTF8(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"tab\there", "tabhere"},
+		{"tab\there", "tab\there"},
+		{"\ttabs\t\tat the ends\t", "\ttabs\t\tat the ends\t"},
 		{"nul\x00 bell\x07 esc\x1b del\x7f", "nul bell esc del"},
 		{"bad \xff\xfe byte", "bad \uFFFD\uFFFD byte"},
 		{"cut emoji \xf0\x9f\x8e", "cut emoji \uFFFD\uFFFD\uFFFD"},
