@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,7 +100,7 @@ func (s *Service) UploadDocument(ctx context.Context, company, id string, in cap
 			if err != nil {
 				return nil, err
 			}
-			return evs, staged.Commit(ctx)
+			return evs, commitBlob(ctx, staged)
 		})
 		return err
 	})
@@ -121,7 +122,7 @@ func (s *Service) DeleteDocument(ctx context.Context, company, id, by string) (e
 	if err != nil || s.cfg.Blobs == nil {
 		return app, err
 	}
-	return app, s.withBlobLock(ctx, company, func() error {
+	err = s.withBlobLock(ctx, company, func() error {
 		return s.View(ctx, company, func(c *captable.Company) error {
 			if c.Referenced(digest) {
 				return nil
@@ -129,6 +130,19 @@ func (s *Service) DeleteDocument(ctx context.Context, company, id, by string) (e
 			return s.cfg.Blobs.Remove(ctx, company, digest)
 		})
 	})
+	if err != nil { // the deletion is recorded; the bytes stay unreferenced
+		s.log.Warn("document deleted, its bytes not removed", "company", company, "sha256", digest, "err", err)
+	}
+	return app, nil
+}
+
+// commitBlob commits staged bytes; a store that fails (an S3 endpoint
+// down) makes the command unavailable, to be retried, and records nothing.
+func commitBlob(ctx context.Context, staged *blobs.Staged) error {
+	if err := staged.Commit(ctx); err != nil {
+		return kernel.Unavailable("the blob store could not keep the file; retry shortly", err)
+	}
+	return nil
 }
 
 // OpenBlob opens a company's stored file by digest; a missing file is an
@@ -137,5 +151,9 @@ func (s *Service) OpenBlob(ctx context.Context, company, digest string) (blobs.B
 	if s.cfg.Blobs == nil {
 		return nil, kernel.Unavailable("document storage is not configured", nil)
 	}
-	return s.cfg.Blobs.Open(ctx, company, digest)
+	b, err := s.cfg.Blobs.Open(ctx, company, digest)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, kernel.Unavailable("the blob store could not be read; retry shortly", err)
+	}
+	return b, err
 }

@@ -47,7 +47,7 @@ func (s *Service) RecordReport(ctx context.Context, company string, r captable.F
 			if err != nil {
 				return nil, err
 			}
-			return evs, staged.Commit(ctx)
+			return evs, commitBlob(ctx, staged)
 		})
 		return err
 	})
