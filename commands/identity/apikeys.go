@@ -115,6 +115,13 @@ func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth,
 		return KeyAuth{}, invalidKey()
 	}
 	k, u, found := s.dir.KeyByLookup(lookup)
+	if !found { // perhaps created a moment ago through another process
+		ctx, cancel := context.WithTimeout(context.Background(), refreshWait)
+		if s.dir.Refresh(ctx) == nil {
+			k, u, found = s.dir.KeyByLookup(lookup)
+		}
+		cancel()
+	}
 	stored := k.SecretHash
 	if !found {
 		stored = strings.Repeat("0", 64)
@@ -133,6 +140,9 @@ func (s *Service) AuthenticateKey(presented string, expiredTrial bool) (KeyAuth,
 	s.usage.count(k.ID, s.clock.Now())
 	return KeyAuth{Key: k, User: u}, nil
 }
+
+// refreshWait bounds the catch-up a lookup that missed may wait for.
+const refreshWait = 2 * time.Second
 
 func invalidKey() error {
 	return kernel.Unauthenticated("the API key is invalid, revoked or expired")

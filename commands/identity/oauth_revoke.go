@@ -13,6 +13,15 @@ import (
 // revoked on its own, and its grant was not revoked.
 func (s *Service) ActiveAccess(c *AccessClaims) (ident.User, bool) {
 	u, ok := s.dir.User(c.Subject)
+	if _, known := s.dir.Grant(c.GrantID); !ok || !known {
+		// A token signed by us for a grant or account this process has not
+		// seen yet: issued through another process a moment ago.
+		ctx, cancel := context.WithTimeout(context.Background(), refreshWait)
+		if s.dir.Refresh(ctx) == nil {
+			u, ok = s.dir.User(c.Subject)
+		}
+		cancel()
+	}
 	if !ok || !u.Active || c.SV < u.SecurityStamp || s.dir.Revoked(c.ID) || !s.dir.GrantActive(c.GrantID) {
 		return ident.User{}, false
 	}

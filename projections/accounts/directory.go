@@ -127,6 +127,32 @@ func (d *Directory) catchUp(ctx context.Context) error {
 	}
 }
 
+// Refresh catches the directory up once, for a lookup that missed: a key,
+// account or grant that another process created a moment ago is then found
+// at once instead of after this process's next wake-up. Concurrent callers
+// share the catch-up: while one runs, the others wait for its next page (at
+// most 20 ms) and try once more, so a burst of misses (random keys) costs
+// about one query at a time.
+func (d *Directory) Refresh(ctx context.Context) error {
+	for try := 0; try < 2; try++ {
+		if d.readMu.TryLock() {
+			err := d.catchUp(ctx)
+			d.readMu.Unlock()
+			return err
+		}
+		d.mu.RLock()
+		changed := d.changed
+		d.mu.RUnlock()
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-changed:
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
 // Sync returns once the directory has applied key (the Last key of an
 // append), catching up itself; a ctx that ends first gives an unavailable
 // error (the write is stored; the read model is late). Concurrent callers

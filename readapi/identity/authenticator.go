@@ -4,9 +4,11 @@
 package identity
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
+	"time"
 
 	cmd "github.com/strata-platform/strata/commands/identity"
 	ident "github.com/strata-platform/strata/domain/identity"
@@ -153,6 +155,13 @@ func (a *Authenticator) JWT(token string) (auth.Principal, *cmd.Claims, error) {
 	}
 	dir := a.svc.Directory()
 	u, ok := dir.User(c.Subject)
+	if !ok { // a validly signed token for an account registered through another process a moment ago
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		if dir.Refresh(ctx) == nil {
+			u, ok = dir.User(c.Subject)
+		}
+		cancel()
+	}
 	if !ok || !u.Active || c.SV < u.SecurityStamp || dir.Revoked(c.ID) {
 		return auth.Principal{}, nil, kernel.Unauthenticated("the access token is invalid or has expired; log in again")
 	}
