@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"log/slog"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -23,7 +24,9 @@ func main() {
 		debug.SetGCPercent(defaultGCPercent)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stopWatch := exitWithGoRun(ctx, newLogger(os.Stderr, slog.LevelWarn))
 	code := run(ctx, os.Args[1:], environ(), os.Stdout, os.Stderr, productionWiring)
+	stopWatch()
 	stop()
 	os.Exit(code)
 }
