@@ -86,3 +86,45 @@ func (w *world) score(u *user, query, id string) float64 {
 	}
 	return 0
 }
+
+// A move is a change: "moved from Porto to Madrid" supersedes where she
+// lived, the timeline shows the old edge ended when the move was said, and
+// a question about where she lives ranks the move first, although the old
+// statement shares more words with the question.
+func TestMovesSupersedeTheOldValue(t *testing.T) {
+	t.Parallel()
+	w := start(t)
+	u := w.register("Ada")
+	t1, t2 := "2024-01-10T09:00:00Z", "2025-02-01T09:00:00Z"
+	old := w.remember(u, "Lena Vogt lives in Porto, where she loves to live near the river.", map[string]any{"occurred_at": t1, "importance": 0.9})["memory_id"].(string)
+	res := w.remember(u, "Lena Vogt moved from Porto to Madrid.", map[string]any{"occurred_at": t2, "importance": 0.2})
+	if res["facts_superseded"] != float64(1) {
+		t.Fatalf("remember = %v, want one fact superseded", res)
+	}
+	moved := res["memory_id"].(string)
+	edges := w.edges(u, "Lena Vogt", "lives_in")
+	var superseded, current int
+	for _, e := range edges {
+		switch e["status"] {
+		case "superseded":
+			superseded++
+			if e["valid_until"] != t2 {
+				t.Fatalf("the Porto edge ended at %v, want %s", e["valid_until"], t2)
+			}
+		case "current":
+			current++
+		}
+	}
+	if superseded != 1 || current != 1 {
+		t.Fatalf("lives_in edges = %v, want Porto superseded and Madrid current", edges)
+	}
+	if ids := w.recall(u, "Where does Lena Vogt live?", nil); len(ids) == 0 || ids[0] != moved {
+		t.Fatalf("recall = %v, want the move %s first (old %s)", ids, moved, old)
+	}
+
+	// Changing employers reads the same way.
+	w.remember(u, "Lena Vogt works at Globex Corporation.", map[string]any{"occurred_at": t1})
+	if res := w.remember(u, "Lena Vogt left Globex Corporation for Initech Systems.", map[string]any{"occurred_at": t2}); res["facts_superseded"] != float64(1) {
+		t.Fatalf("left A for B: %v, want one fact superseded", res)
+	}
+}

@@ -24,8 +24,10 @@
 //
 // The vocabulary (Predicates returns it):
 //
-//	works_at      X works at/for, joined, is employed by, is an engineer at, teaches at Y
-//	lives_in      X lives in, moved to, relocated to, is based in Y (a place)
+//	works_at      X works at/for, joined, is employed by, is an engineer at, teaches at, is now at Y;
+//	              "left A for B" and "joined B from A": B now, A ended; "left A": A ended
+//	lives_in      X lives in, moved to, relocated to, is based in Y (a place);
+//	              "moved/relocated from A to B", "left A for B": B now, A ended (A a known place)
 //	role          X is a/the ROLE [at Y], works as ROLE, joined Y as ROLE; my role is ROLE
 //	title         X's title is Y
 //	status        X's status is Y

@@ -85,7 +85,11 @@ func (d *doc) resolveAndEmit(t *trigger, si, p, q int, subs []arg, subjOK bool, 
 		objs = []arg{a}
 	case objPlace:
 		var a arg
-		a, ok = d.placeObj(q, end)
+		if t.flags&tKnownPlace != 0 {
+			a, ok = d.knownPlaceObj(q, end)
+		} else {
+			a, ok = d.placeObj(q, end)
+		}
 		objs = []arg{a}
 	case objPerson:
 		var a arg
@@ -127,6 +131,8 @@ func (d *doc) resolveAndEmit(t *trigger, si, p, q int, subs []arg, subjOK bool, 
 		return d.roleFacts(t, si, q, subs, subjOK, c)
 	case objFromTo:
 		return d.fromTo(t, si, q, subs, subjOK, c)
+	case objPlaceFromTo:
+		return d.placeFromTo(t, si, q, subs, subjOK, c)
 	}
 	if !ok {
 		return false
@@ -163,6 +169,22 @@ func (d *doc) followUps(pred string, subs []arg, k, end int, st state) {
 	}
 	w := d.toks[k].low
 	switch {
+	case (pred == "works_at" || pred == "lives_in") && w == "for" && st == stEnded:
+		// "left Globex for Initech", "left Porto for Madrid": the second holds now.
+		obj, ok := d.orgObj(k+1, end, false)
+		if pred == "lives_in" {
+			obj, ok = d.placeObj(k+1, end)
+		}
+		if ok {
+			d.commit(&obj)
+			d.emit(subs, pred, []arg{obj}, stNow)
+		}
+	case pred == "works_at" && w == "from" && st == stNow:
+		// "joined Initech from Globex": the first no longer holds.
+		if o, ok := d.orgObj(k+1, end, false); ok {
+			d.commit(&o)
+			d.emit(subs, "works_at", []arg{o}, stEnded)
+		}
 	case pred == "works_at" && w == "as":
 		if i, j, former, ok := d.rolePhrase(k+1, end); ok && !former {
 			d.emit(subs, "role", []arg{{name: d.span(i, j), kind: Concept, value: true, m: -1}}, st)

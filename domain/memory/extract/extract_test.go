@@ -161,6 +161,14 @@ func TestRelations(t *testing.T) {
 		{"switched", "Switched from Heroku to Fly.io.", []string{"me uses Fly.io"}, []string{"me uses Heroku"}},
 		{"former role", "Sarah is a former engineer at Intel.", nil, []string{"Sarah role engineer", "Sarah works_at Intel"}},
 		{"future is no fact", "Priya is moving to Tokyo next month.", nil, nil},
+		// Moves: the new value holds, the old one ended.
+		{"moved from to", "Ana moved from Porto to Madrid.", []string{"Ana lives_in Madrid"}, []string{"Ana lives_in Porto"}},
+		{"relocated from to", "I relocated from Berlin to Lisbon in May.", []string{"me lives_in Lisbon"}, []string{"me lives_in Berlin"}},
+		{"left a place for", "Ana left Porto for Madrid.", []string{"Ana lives_in Madrid"}, []string{"Ana lives_in Porto"}},
+		{"left an employer for", "Ana left Globex for Initech.", []string{"Ana works_at Initech"}, []string{"Ana works_at Globex"}},
+		{"joined from", "Ana joined Initech from Globex.", []string{"Ana works_at Initech"}, []string{"Ana works_at Globex"}},
+		{"is now at", "Ana is now at Initech.", []string{"Ana works_at Initech"}, nil},
+		{"planned move is no fact", "Ana might move from Porto to Madrid.", nil, nil},
 		{"subject after a preposition", "Everyone at Globex Corporation uses Teams.", nil, nil},
 	}
 	for _, c := range cases {

@@ -126,6 +126,29 @@ func (d *doc) placeObj(q, end int) (arg, bool) {
 	return arg{}, false
 }
 
+// knownPlaceObj is placeObj for places the text or the gazetteer knows as
+// places, not any capitalised name ("left Porto" but not "left Globex").
+func (d *doc) knownPlaceObj(q, end int) (arg, bool) {
+	q = d.skipWords(q, end, setThe)
+	if q >= end {
+		return arg{}, false
+	}
+	known := false
+	if m, ok := d.mentionAt(q); ok {
+		known = d.ments[m].place
+	} else {
+		var hits []match
+		hits, d.buf = lex.lookupAt(d.toks, q, d.buf, hits)
+		for _, h := range hits {
+			known = known || h.e.cls == clsPlace && h.j <= end
+		}
+	}
+	if !known {
+		return arg{}, false
+	}
+	return d.placeObj(q, end)
+}
+
 // personObj resolves a person (or "me") at q.
 func (d *doc) personObj(q, end int) (arg, bool) {
 	if q >= end {

@@ -154,6 +154,32 @@ func (d *doc) fromTo(t *trigger, si, q int, subs []arg, subjOK bool, c ctx) bool
 	return true
 }
 
+// placeFromTo reads "moved from Porto to Madrid" (q at "Porto"): the
+// subject lives in the second place now and no longer in the first.
+func (d *doc) placeFromTo(t *trigger, si, q int, subs []arg, subjOK bool, c ctx) bool {
+	s := d.sents[si]
+	end := s.to
+	x, ok := d.placeObj(q, end)
+	if !ok || x.end >= end || d.toks[x.end].low != "to" {
+		return false
+	}
+	y, ok := d.placeObj(x.end+1, end)
+	if !ok {
+		return false
+	}
+	d.commit(&x)
+	d.commit(&y)
+	if !subjOK {
+		return false
+	}
+	d.lastSubj, d.lastSent = subs, si
+	if st := d.factState(t, c, s); st == stNow {
+		d.emit(subs, t.pred, []arg{y}, stNow)
+		d.emit(subs, t.pred, []arg{x}, stEnded)
+	}
+	return true
+}
+
 // revObject finds the object before "is my favourite" / "is my manager".
 func (d *doc) revObject(p int, s sentence, pred string) (arg, bool) {
 	k := p - 1

@@ -20,6 +20,7 @@ const (
 	objFromTo                    // "from X to Y" (uses)
 	objTeam                      // an org, or a phrase ending in team/board/...
 	objStatus                    // an employment status ("part-time", "on sabbatical")
+	objPlaceFromTo               // "from X to Y" (places: moved, relocated)
 )
 
 // tflag qualifies a trigger.
@@ -36,6 +37,7 @@ const (
 	tTeamOnly                    // the object phrase must end in a team word
 	tNoBare                      // never opens a sentence without a subject
 	tEventPast                   // the past tense states the outcome that holds now ("was named Director")
+	tKnownPlace                  // the object must be a recognised place
 )
 
 // trigger is one surface form of a predicate.
@@ -69,7 +71,8 @@ var triggerSpecs = []triggerSpec{
 	{"started|starts at", "works_at", objOrg, 0},
 	{"started|got|landed|accepted a new? job|position|role at|with", "works_at", objOrg, 0},
 	{"hired by|at", "works_at", objOrg, 0},
-	{"is|'s|am|'m|are|'re now|still at", "works_at", objOrg, tKnownOrg | tNoBare},
+	{"is|'s|am|'m|are|'re still at", "works_at", objOrg, tKnownOrg | tNoBare},
+	{"is|'s|am|'m|are|'re now at", "works_at", objOrg, tNoBare}, // "now" says it changed: any organisation
 	{"is|'s|am|'m|are|'re at", "works_at", objOrg, tKnownOrg | tNoBare},
 	{"is|'s|am|'m|are|'re no longer at", "works_at", objOrg, tKnownOrg | tEnded | tNoBare},
 	{possessor + " new?|current? job|employer at|with|is", "works_at", objOrg, tPoss},
@@ -83,14 +86,15 @@ var triggerSpecs = []triggerSpec{
 	{be, "role", objRole, tNoBare},
 	{"promoted to", "role", objRole, 0},
 	{"became|becomes", "role", objRole, 0},
-	{"left", "works_at", objOrg, tEnded | tKnownOrg},
-	{"left", "lives_in", objPlace, tEnded},
+	{"left", "lives_in", objPlace, tEnded | tKnownPlace},
+	{"left", "works_at", objOrg, tEnded}, // "left Globex [for Initech]": a name not known as a place
 	{"quit", "works_at", objOrg, tEnded},
 	{"resigned|retired from", "works_at", objOrg, tEnded},
 	{"laid off from|by", "works_at", objOrg, tEnded},
 	{"worked at|for", "works_at", objOrg, tEnded},
 	{"lives|live|living|resides|reside|settled in", "lives_in", objPlace, 0},
 	{"moved|relocated|relocates to", "lives_in", objPlace, 0},
+	{"moved|moves|relocated|relocates from", "lives_in", objPlaceFromTo, 0},
 	{"based in", "lives_in", objPlace, 0},
 	{"based out of", "lives_in", objPlace, 0},
 	{"lived in", "lives_in", objPlace, tEnded},
