@@ -70,7 +70,8 @@ var defaultAddrs = map[string]string{
 	"hackathon": "127.0.0.1:8084",
 }
 
-// commit is set at build time: -ldflags "-X main.commit=$(git rev-parse HEAD)".
+// commit is set at build time: -ldflags "-X main.commit=$(git rev-parse HEAD)"
+// (Taskfile.yml's build and run do it); see versionFrom.
 var commit = ""
 
 func loadConfig(env map[string]string) (Config, error) {
@@ -199,26 +200,61 @@ func checkHTTPURL(raw string) error {
 	return nil
 }
 
-// buildVersion returns the commit the binary was built from: the linker flag,
-// else the VCS stamp of `go build`, else `git rev-parse HEAD` in the working
-// directory (for `go run` from a clone), else "dev".
+// buildVersion returns the version this binary reports (`strata version`,
+// the builder health check); see versionFrom.
 func buildVersion() string {
+	info, _ := debug.ReadBuildInfo()
+	return versionFrom(commit, info, builtByGoRun(), gitHead)
+}
+
+// versionFrom picks the version, first found: the linker flag
+// (`-ldflags "-X main.commit=..."`, which Taskfile.yml's build and run pass
+// and which works outside a git checkout); the VCS revision `go build` and
+// `go run` stamp from a git checkout (with "-dirty" for uncommitted changes;
+// GOFLAGS=-buildvcs=false turns the stamp off); the module version of `go
+// install module@version`; for a `go run` build only, the HEAD of the git
+// checkout it runs in (a binary run elsewhere must not report the commit of
+// whatever checkout it happens to run in); else "dev".
+func versionFrom(commit string, info *debug.BuildInfo, goRun bool, git func() string) string {
 	if commit != "" {
 		return commit
 	}
-	if info, ok := debug.ReadBuildInfo(); ok {
+	if info != nil {
+		var rev, modified string
 		for _, s := range info.Settings {
-			if s.Key == "vcs.revision" && s.Value != "" {
-				return s.Value
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				modified = s.Value
 			}
 		}
+		if rev != "" {
+			if modified == "true" {
+				return rev + "-dirty"
+			}
+			return rev
+		}
+		if v := info.Main.Version; v != "" && v != "(devel)" {
+			return v
+		}
 	}
-	if out, err := exec.Command("git", "rev-parse", "HEAD").Output(); err == nil {
-		if v := strings.TrimSpace(string(out)); v != "" {
+	if goRun {
+		if v := git(); v != "" {
 			return v
 		}
 	}
 	return "dev"
+}
+
+// gitHead returns `git rev-parse HEAD` in the working directory, "" when
+// that fails.
+func gitHead() string {
+	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
