@@ -9,35 +9,35 @@ import (
 type objKind uint8
 
 const (
-	objOrg    objKind = iota + 1 // an organisation (recognised or capitalised words)
-	objPlace                     // a place
-	objPerson                    // a person (or "me")
-	objTech                      // technologies
-	objThing                     // any entity or a short noun phrase (a concept)
-	objRole                      // "a senior engineer [at Org]"
-	objValue                     // free text to the end of the clause
-	objLang                      // human languages
-	objFromTo                    // "from X to Y" (uses)
-	objTeam                      // an org, or a phrase ending in team/board/...
-	objStatus                    // an employment status ("part-time", "on sabbatical")
-	objPlaceFromTo               // "from X to Y" (places: moved, relocated)
+	objOrg         objKind = iota + 1 // an organisation (recognised or capitalised words)
+	objPlace                          // a place
+	objPerson                         // a person (or "me")
+	objTech                           // technologies
+	objThing                          // any entity or a short noun phrase (a concept)
+	objRole                           // "a senior engineer [at Org]"
+	objValue                          // free text to the end of the clause
+	objLang                           // human languages
+	objFromTo                         // "from X to Y" (uses)
+	objTeam                           // an org, or a phrase ending in team/board/...
+	objStatus                         // an employment status ("part-time", "on sabbatical")
+	objPlaceFromTo                    // "from X to Y" (places: moved, relocated)
 )
 
 // tflag qualifies a trigger.
 type tflag uint16
 
 const (
-	tEnded     tflag = 1 << iota // states that the fact ended ("left", "quit")
-	tPassive                     // "founded by": the object is the real subject
-	tBare                        // may open a sentence with an implicit first-person subject
-	tPoss                        // starts with my/his/her/'s, which names the subject
-	tRevSelf                     // "X is my favourite ...": object before, subject Self
-	tSkip                        // up to four words may come before the preposition
-	tKnownOrg                    // the object must be a recognised organisation
-	tTeamOnly                    // the object phrase must end in a team word
-	tNoBare                      // never opens a sentence without a subject
-	tEventPast                   // the past tense states the outcome that holds now ("was named Director")
-	tKnownPlace                  // the object must be a recognised place
+	tEnded      tflag = 1 << iota // states that the fact ended ("left", "quit")
+	tPassive                      // "founded by": the object is the real subject
+	tBare                         // may open a sentence with an implicit first-person subject
+	tPoss                         // starts with my/his/her/'s, which names the subject
+	tRevSelf                      // "X is my favourite ...": object before, subject Self
+	tSkip                         // up to four words may come before the preposition
+	tKnownOrg                     // the object must be a recognised organisation
+	tTeamOnly                     // the object phrase must end in a team word
+	tNoBare                       // never opens a sentence without a subject
+	tEventPast                    // the past tense states the outcome that holds now ("was named Director")
+	tKnownPlace                   // the object must be a recognised place
 )
 
 // trigger is one surface form of a predicate.
