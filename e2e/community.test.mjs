@@ -151,6 +151,36 @@ describe('community calendar export (ical.js)', () => {
     assert.equal(again.getFirstPropertyValue('sequence'), firstSequence, 'no change, no new SEQUENCE');
   });
 
+  test('every character RFC 5545 TEXT allows, TAB included, round-trips through ical.js', async () => {
+    // TEXT = *(TSAFE-CHAR / ":" / DQUOTE / ESCAPED-CHAR), TSAFE-CHAR includes
+    // WSP (SP and HTAB) and all non-ASCII. So: HTAB, every printable ASCII
+    // character (backslash, comma and semicolon need escapes), non-ASCII of
+    // 2, 3 and 4 UTF-8 octets, and newlines (CRLF and lone CR read back as
+    // LF, all the \n escape can say). Tabs sit at every offset of a line, so
+    // some land right before and right after a fold. (The API trims white
+    // space at the ends of a text, so the texts start and end with a mark.)
+    let ascii = '';
+    for (let c = 0x20; c <= 0x7e; c++) ascii += String.fromCharCode(c);
+    const sample = `<\t${ascii}\tafter tab\t\ttwo tabs\t é ñ ß Ж ע ع e\u0301 \u00a0 日本語 € \u2028 \u200f 🎉 𝄞 👩\u200d👩\u200d👧 🇯🇵 end\t>`;
+    const tabbed = Array.from({ length: 80 }, (_, i) => `${'x'.repeat(i)}\t${i % 3 ? 'é' : ''}`).join('');
+    const description = `${sample}\n${tabbed}\r\nCRLF\rCR\n\t${sample}`;
+    const title = `Tab\tin the title\t${ascii}`;
+    const location = 'Tab\tRoom\t4; "A", floor: 3\tend';
+    const created = await createEvent(owner.accessToken, { title, description, location });
+    assert.equal(created.description, description, 'the API stores the text as sent');
+
+    const { ical_content: text } = await exportICal(owner.accessToken, created.id);
+    const lines = assertWellFormed(text);
+    assert.ok(lines.some((l) => l.startsWith(' \t')), 'some fold is followed by a tab');
+    assert.ok(lines.some((l) => l.endsWith('\t')), 'some fold comes right after a tab');
+    const vevent = onlyEvent(parseCalendar(text));
+    assert.equal(vevent.getFirstPropertyValue('summary'), title);
+    assert.equal(vevent.getFirstPropertyValue('description'), description.replaceAll('\r\n', '\n').replaceAll('\r', '\n'));
+    assert.equal(vevent.getFirstPropertyValue('location'), location);
+    const ev = new ICAL.Event(vevent);
+    assert.equal(ev.description, description.replaceAll('\r\n', '\n').replaceAll('\r', '\n'));
+  });
+
   test('a cancelled event exports STATUS:CANCELLED with the same UID and a higher SEQUENCE', async () => {
     assert.ok(firstUID, 'the export test ran first');
     const del = await apiCall('DELETE', `${EVENTS}/${event.id}`, { token: owner.accessToken });
