@@ -178,6 +178,11 @@ type RoundClosed struct {
 	PoolIncrease       num.Num   `json:"poolIncrease"`
 	Convention         string    `json:"convention"`
 	On                 time.Time `json:"closedOn"`
+	// ConventionNaming says which names Convention uses:
+	// ConventionNamingCooley, or 0 in rounds recorded before issue 19, whose
+	// PRE_MONEY and PERCENT_OWNERSHIP were swapped. Read the convention with
+	// PricingConvention. (Additive field of schema version 1.)
+	ConventionNaming int `json:"conventionNaming,omitempty"`
 }
 
 // SharesAuthorized: a class's authorized shares grew by Increase on On (a

@@ -106,7 +106,7 @@ func (c *Company) CloseRound(in CommitInput, newID func() string, today time.Tim
 	}
 	b.evs = append(b.evs, &RoundClosed{RoundID: b.out.RoundID, Name: b.name(), ShareClassID: b.out.ShareClassID, Price: b.out.Price,
 		RoundSize: in.RoundSize, PreMoneyValuation: in.PreMoneyValuation, PostMoneyValuation: res.PostMoneyValuation.Round(2),
-		PoolIncrease: res.PoolIncrease, Convention: conventionOr(in.PricingConvention), On: day})
+		PoolIncrease: res.PoolIncrease, Convention: conventionOr(in.PricingConvention), ConventionNaming: ConventionNamingCooley, On: day})
 	return b.evs, b.out, nil
 }
 

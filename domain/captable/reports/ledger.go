@@ -93,7 +93,7 @@ func (b *book) ledgerLine(e Entry, bal *balances) (line, bool) {
 	case *captable.RoundClosed:
 		return line{on: ev.On, event: "Round closed", security: ev.Name, class: b.className(ev.ShareClassID),
 			price: cash(ev.Price), amount: cash(ev.RoundSize),
-			details: "pre-money " + cash(ev.PreMoneyValuation) + ", pool increase " + qty(ev.PoolIncrease) + ", " + ev.Convention}, true
+			details: "pre-money " + cash(ev.PreMoneyValuation) + ", pool increase " + qty(ev.PoolIncrease) + ", " + ev.PricingConvention()}, true
 	case *captable.ConversionAdjusted:
 		return line{on: ev.On, event: "Conversion price adjusted", class: b.className(ev.ShareClassID),
 			security: b.className(ev.ShareClassID), price: cash(ev.NewConversionPrice),
