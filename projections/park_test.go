@@ -222,3 +222,63 @@ func TestSkipRecordsWhoAndGoesOn(t *testing.T) {
 		t.Fatalf("rebuild differs from live:\n live %s\n rebuilt %s", live, got)
 	}
 }
+
+// envelopeCounter counts events per stream from their envelopes only.
+type envelopeCounter struct{ name string }
+
+func (c envelopeCounter) Name() string      { return c.name }
+func (c envelopeCounter) Handles() []string { return []string{"test.ticked"} }
+func (c envelopeCounter) EnvelopeOnly()     {}
+func (c envelopeCounter) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
+	if e.Event != nil || e.Payload != nil {
+		return fmt.Errorf("an envelope-only projector was shipped a payload")
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO per_stream (stream_id, events, last_version, total) VALUES ($1, 1, $2, 0)
+		ON CONFLICT (stream_id) DO UPDATE SET events = per_stream.events + 1, last_version = $2`, e.StreamID, e.StreamVersion)
+	return err
+}
+
+// TestUndecodablePayloadParksOrIsNotRead: an event whose payload no longer
+// decodes (written below every check) parks its stream for a partitioned
+// projector, and an envelope-only projector (the store's catalog) counts it
+// without reading its payload, so neither stops.
+func TestUndecodablePayloadParksOrIsNotRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	part, env := "test.decode_parking.v1", "test.decode_envelope.v1"
+	createSchema(t, e.db.SQL, part)
+	createSchema(t, e.db.SQL, env)
+	_, stop := e.start(t, projections.Config{BatchSize: 50, RetryMin: 20 * time.Millisecond},
+		&partitioned{counter: &counter{name: part}}, envelopeCounter{name: env})
+	defer stop()
+	tick(t, e, "fine", 1)
+	if _, err := e.db.SQL.Exec(`INSERT INTO es.events (event_id, stream_type, stream_id, stream_version, event_type, schema_version, payload, metadata, occurred_at)
+		VALUES (gen_random_uuid(), 'test.counter', 'broken', 1, 'test.ticked', 1, '{"n": "not a number"}', '{}', now())`); err != nil {
+		t.Fatal(err)
+	}
+	tick(t, e, "fine", 2)
+	e.caughtUp(t, part, env)
+	ps := waitParked(t, e.db.SQL, part, 1)
+	if ps[0].StreamID != "broken" || !strings.Contains(ps[0].Error, "decode") {
+		t.Fatalf("parked = %+v", ps[0])
+	}
+	if n := counted(t, e.db.SQL, part, "fine"); n != 2 {
+		t.Fatalf("the partitioned projector applied %d events of the fine stream, want 2", n)
+	}
+	if n := counted(t, e.db.SQL, env, "broken"); n != 1 {
+		t.Fatalf("the envelope-only projector counted %d events of the broken stream, want 1", n)
+	}
+	st, err := projections.ReadStatus(context.Background(), e.db.SQL, []string{part, env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st {
+		if s.State == projections.StateFailing {
+			t.Fatalf("%s is failing: %s", s.Name, s.LastError)
+		}
+	}
+	rb := projections.Rebuilder{DB: e.db.SQL, Registry: e.reg}
+	if _, err := rb.Rebuild(context.Background(), envelopeCounter{name: env}); err != nil {
+		t.Fatalf("rebuild of the envelope-only projector: %v", err)
+	}
+}

@@ -49,6 +49,26 @@ func SchemaName(projector string) string {
 	return b.String()
 }
 
+// EnvelopeOnly is implemented by projectors that read only events'
+// envelopes (type, stream, version, position, times), never their payloads
+// (the store's catalog). Their payloads are neither shipped nor decoded, so
+// an event whose payload does not decode cannot stop them, and they cost
+// less.
+type EnvelopeOnly interface {
+	Projector
+	// EnvelopeOnly marks the projector; it is never called.
+	EnvelopeOnly()
+}
+
+// payloadTypes lists the event types whose payloads p needs: its Handles,
+// or none for an EnvelopeOnly projector.
+func payloadTypes(p Projector) []string {
+	if _, ok := p.(EnvelopeOnly); ok {
+		return []string{}
+	}
+	return p.Handles()
+}
+
 func handlesSet(p Projector) map[string]bool {
 	set := map[string]bool{}
 	for _, t := range p.Handles() {

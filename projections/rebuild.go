@@ -139,7 +139,7 @@ func (b Rebuilder) replayTx(ctx context.Context, p Projector, schema string, key
 
 func (b Rebuilder) replayPage(ctx context.Context, tx *stdsql.Tx, p Projector, schema string, key *eventstore.Key, res *RebuildResult) (int, error) {
 	handles := handlesSet(p)
-	page, err := eventstore.ReadAfter(ctx, tx, *key, b.batchSize(), p.Handles())
+	page, err := eventstore.ReadAfter(ctx, tx, *key, b.batchSize(), payloadTypes(p))
 	if err != nil || len(page) == 0 {
 		return 0, err
 	}
@@ -149,7 +149,8 @@ func (b Rebuilder) replayPage(ctx context.Context, tx *stdsql.Tx, p Projector, s
 	todo := make([]eventstore.Envelope, 0, len(page))
 	for i := range page {
 		if handles[page[i].Type] && (b.held == nil || !b.held(page[i])) {
-			if err := b.Registry.Resolve(&page[i]); err != nil {
+			// An EnvelopeOnly projector's events come without payloads.
+			if err := resolvePayload(b.Registry, &page[i]); err != nil {
 				return 0, fmt.Errorf("rebuild %s: %w", p.Name(), err)
 			}
 			todo = append(todo, page[i])

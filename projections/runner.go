@@ -173,7 +173,7 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 		AckDeadline:    &deadline,
 		PollInterval:   r.cfg.PollInterval,
 		BackoffManager: w,
-		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: p.Handles(), Batch: h.batch},
+		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: payloadTypes(p), Batch: h.batch},
 		OffsetsAdapter: eventstore.OffsetsAdapter{},
 	}, watermill.NopLogger{})
 	if err != nil {
@@ -283,7 +283,7 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 		h.lastTx = tx
 	}
 	if h.handles[env.Type] && !held(h.parked, &env) {
-		if err := h.reg.Resolve(&env); err != nil {
+		if err := h.resolve(&env); err != nil {
 			return env.Key(), &ApplyError{Position: env.Position, Type: env.Type, Event: &env, Err: err}
 		}
 		if h.batcher != nil && !h.single {
@@ -298,6 +298,19 @@ func (h *handler) handle(msg *message.Message) (eventstore.Key, error) {
 		}
 	}
 	return env.Key(), nil
+}
+
+// resolve decodes env's payload, except for an EnvelopeOnly projector,
+// which is never shipped one.
+func (h *handler) resolve(env *eventstore.Envelope) error { return resolvePayload(h.reg, env) }
+
+// resolvePayload decodes a shipped payload; an event shipped without one
+// (to an EnvelopeOnly projector) stays undecoded.
+func resolvePayload(reg *eventstore.Registry, env *eventstore.Envelope) error {
+	if env.Payload == nil {
+		return nil
+	}
+	return reg.Resolve(env)
 }
 
 // flush applies the buffered events in the current batch's transaction.

@@ -22,6 +22,10 @@ func New(types []string) *Projector { return &Projector{types: types} }
 // Name implements projections.Projector.
 func (p *Projector) Name() string { return Name }
 
+// EnvelopeOnly implements projections.EnvelopeOnly: the catalog counts
+// types and streams and never reads a payload.
+func (p *Projector) EnvelopeOnly() {}
+
 // Handles implements projections.Projector: every registered event type.
 func (p *Projector) Handles() []string { return p.types }
 
