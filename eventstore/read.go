@@ -17,6 +17,10 @@ type LoadOptions struct {
 	AfterVersion int64     // only events with stream_version > AfterVersion (catching up a cached fold)
 	AsOf         time.Time // business time: only events that occurred at or before AsOf
 	AsKnownAt    time.Time // recording time: only events the store had recorded at AsKnownAt
+	// Raw leaves payloads as stored (Event nil, Payload not upcast), for a
+	// caller that decodes each event itself and must get past one that does
+	// not decode (projections.Retry); metadata is decoded.
+	Raw bool
 }
 
 const envelopeColumns = `position, transaction_id::text::bigint, event_id::text, stream_type, stream_id,
@@ -61,7 +65,7 @@ func (s *Store) Load(ctx context.Context, streamID string, opts LoadOptions) ([]
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("load %s: %w", streamID, err)
 	}
-	if err := s.decodeAll(out, metas); err != nil {
+	if err := s.decodeAll(out, metas, !opts.Raw); err != nil {
 		return nil, fmt.Errorf("load %s: %w", streamID, err)
 	}
 	return out, nil
@@ -74,11 +78,14 @@ const parallelDecodeMin = 1024
 
 // decodeAll decodes the scanned envelopes in place, in parallel chunks for
 // long streams; the first error (in stream order) wins.
-func (s *Store) decodeAll(out []Envelope, metas [][]byte) error {
+func (s *Store) decodeAll(out []Envelope, metas [][]byte, payloads bool) error {
 	decode := func(lo, hi int) error {
 		for i := lo; i < hi; i++ {
 			if err := jsonUnmarshalMetadata(metas[i], &out[i].Metadata); err != nil {
 				return err
+			}
+			if !payloads {
+				continue
 			}
 			if err := s.reg.Resolve(&out[i]); err != nil {
 				return err

@@ -95,9 +95,12 @@ func Retry(ctx context.Context, store *eventstore.Store, p Projector, streamID s
 			if _, err := tx.ExecContext(ctx, `SAVEPOINT held_event`); err != nil {
 				return err
 			}
-			actx, cancel := context.WithTimeout(ctx, time.Minute)
-			aerr := p.Apply(actx, tx, e)
-			cancel()
+			aerr := store.Registry().Resolve(&e)
+			if aerr == nil {
+				actx, cancel := context.WithTimeout(ctx, time.Minute)
+				aerr = p.Apply(actx, tx, e)
+				cancel()
+			}
 			if aerr != nil {
 				if _, err := tx.ExecContext(ctx, `ROLLBACK TO SAVEPOINT held_event`); err != nil {
 					return err
@@ -156,7 +159,7 @@ func Skip(ctx context.Context, store *eventstore.Store, p Projector, streamID, a
 // the first held one through the checkpoint, without skipped ones.
 func heldEvents(ctx context.Context, store *eventstore.Store, p Projector, streamID string, from, through eventstore.Key,
 	skipped map[string]bool) ([]eventstore.Envelope, error) {
-	all, err := store.Load(ctx, streamID, eventstore.LoadOptions{})
+	all, err := store.Load(ctx, streamID, eventstore.LoadOptions{Raw: true}) // decoded one by one in Retry
 	if err != nil {
 		return nil, err
 	}

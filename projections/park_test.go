@@ -253,7 +253,8 @@ func TestUndecodablePayloadParksOrIsNotRead(t *testing.T) {
 	defer stop()
 	tick(t, e, "fine", 1)
 	if _, err := e.db.SQL.Exec(`INSERT INTO es.events (event_id, stream_type, stream_id, stream_version, event_type, schema_version, payload, metadata, occurred_at)
-		VALUES (gen_random_uuid(), 'test.counter', 'broken', 1, 'test.ticked', 1, '{"n": "not a number"}', '{}', now())`); err != nil {
+		VALUES (gen_random_uuid(), 'test.counter', 'broken', 1, 'test.ticked', 1, '{"n": "not a number"}', '{}', now()),
+		       (gen_random_uuid(), 'test.counter', 'broken', 2, 'test.ticked', 1, '{"n": 7}', '{}', now())`); err != nil {
 		t.Fatal(err)
 	}
 	tick(t, e, "fine", 2)
@@ -265,8 +266,8 @@ func TestUndecodablePayloadParksOrIsNotRead(t *testing.T) {
 	if n := counted(t, e.db.SQL, part, "fine"); n != 2 {
 		t.Fatalf("the partitioned projector applied %d events of the fine stream, want 2", n)
 	}
-	if n := counted(t, e.db.SQL, env, "broken"); n != 1 {
-		t.Fatalf("the envelope-only projector counted %d events of the broken stream, want 1", n)
+	if n := counted(t, e.db.SQL, env, "broken"); n != 2 {
+		t.Fatalf("the envelope-only projector counted %d events of the broken stream, want 2", n)
 	}
 	st, err := projections.ReadStatus(context.Background(), e.db.SQL, []string{part, env})
 	if err != nil {
@@ -277,7 +278,21 @@ func TestUndecodablePayloadParksOrIsNotRead(t *testing.T) {
 			t.Fatalf("%s is failing: %s", s.Name, s.LastError)
 		}
 	}
+	// A retry gets past nothing; a skip goes on after the undecodable event.
+	p := &partitioned{counter: &counter{name: part}}
+	if res, err := projections.Retry(context.Background(), e.store, p, "broken"); err != nil || res.Parked == nil {
+		t.Fatalf("retry of an undecodable event: %+v, %v; want still parked", res, err)
+	}
+	if _, res, err := projections.Skip(context.Background(), e.store, p, "broken", "ops", "a hand-written row"); err != nil || res.Parked != nil || res.Applied != 1 {
+		t.Fatalf("skip: %+v, %v; want the next event applied and the stream released", res, err)
+	}
+	if n := counted(t, e.db.SQL, part, "broken"); n != 1 {
+		t.Fatalf("after the skip the broken stream has %d events applied, want 1", n)
+	}
 	rb := projections.Rebuilder{DB: e.db.SQL, Registry: e.reg}
+	if _, err := rb.Rebuild(context.Background(), p); err != nil {
+		t.Fatalf("rebuild past a skipped undecodable event: %v", err)
+	}
 	if _, err := rb.Rebuild(context.Background(), envelopeCounter{name: env}); err != nil {
 		t.Fatalf("rebuild of the envelope-only projector: %v", err)
 	}
