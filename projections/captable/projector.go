@@ -65,10 +65,10 @@ func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelo
 		c := ev.ShareClass
 		_, err = tx.ExecContext(ctx, `INSERT INTO share_classes (share_class_id, company_id, seq, name, type, total_shares,
 			price_per_share, liquidation_preference, conversion_ratio, participating, participation_cap, seniority, anti_dilution,
-			created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14)
+			created_at, updated_at, anti_dilution_base) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15)
 			ON CONFLICT (share_class_id) DO NOTHING`,
 			c.ID, company, seq, c.Name, c.Type, c.TotalShares.String(), c.PricePerShare.String(), c.LiquidationPreference.String(),
-			c.ConversionRatio.String(), c.Participating, c.ParticipationCap.String(), c.Seniority, c.AntiDilution, c.At)
+			c.ConversionRatio.String(), c.Participating, c.ParticipationCap.String(), c.Seniority, c.AntiDilution, c.At, narrowBase(c))
 	case *captable.ShareClassUpdated:
 		err = p.updateClass(ctx, tx, ev.ShareClass, ev.At)
 	case *captable.ConversionAdjusted:
@@ -112,6 +112,16 @@ func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelo
 	return nil
 }
 
+// narrowBase is the base a NARROW_BASED class counts (the default for a
+// class recorded before the field), NULL for other protections.
+func narrowBase(c captable.ShareClass) *string {
+	if c.AntiDilution != captable.AntiDilutionNarrowBased {
+		return nil
+	}
+	b := c.NarrowBase()
+	return &b
+}
+
 func (Projector) updateClass(ctx context.Context, tx *stdsql.Tx, c captable.ShareClass, at any) error {
 	var old string
 	if err := tx.QueryRowContext(ctx, `SELECT conversion_ratio::text FROM share_classes WHERE share_class_id = $1`, c.ID).Scan(&old); err != nil {
@@ -119,9 +129,9 @@ func (Projector) updateClass(ctx context.Context, tx *stdsql.Tx, c captable.Shar
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE share_classes SET name = $2, total_shares = $3, price_per_share = $4,
 		liquidation_preference = $5, conversion_ratio = $6, participating = $7, participation_cap = $8, seniority = $9,
-		anti_dilution = $10, updated_at = $11 WHERE share_class_id = $1`,
+		anti_dilution = $10, updated_at = $11, anti_dilution_base = $12 WHERE share_class_id = $1`,
 		c.ID, c.Name, c.TotalShares.String(), c.PricePerShare.String(), c.LiquidationPreference.String(),
-		c.ConversionRatio.String(), c.Participating, c.ParticipationCap.String(), c.Seniority, c.AntiDilution, at)
+		c.ConversionRatio.String(), c.Participating, c.ParticipationCap.String(), c.Seniority, c.AntiDilution, at, narrowBase(c))
 	if err != nil {
 		return err
 	}

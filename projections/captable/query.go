@@ -118,6 +118,7 @@ type ClassView struct {
 	ParticipationCap      num.Num   `json:"participationCap"`
 	Seniority             int       `json:"seniority"`
 	AntiDilution          string    `json:"antiDilution"`
+	AntiDilutionBase      *string   `json:"antiDilutionBase"` // NARROW_BASED only, else null
 	IssuedShares          num.Num   `json:"issuedShares"`
 	OutstandingAwards     num.Num   `json:"outstandingAwards"`
 	AvailableShares       num.Num   `json:"availableShares"`
@@ -127,13 +128,13 @@ type ClassView struct {
 
 const classCols = `share_class_id, company_id, name, type, total_shares::text, price_per_share::text,
 	liquidation_preference::text, conversion_ratio::text, participating, participation_cap::text, seniority, anti_dilution,
-	issued::text, used::text, outstanding::text, created_at, updated_at`
+	issued::text, used::text, outstanding::text, created_at, updated_at, anti_dilution_base`
 
 func scanClass(row interface{ Scan(...any) error }) (ClassView, error) {
 	var v ClassView
 	var total, price, pref, ratio, capm, issued, used, out string
 	err := row.Scan(&v.ID, &v.CompanyID, &v.Name, &v.Type, &total, &price, &pref, &ratio, &v.Participating, &capm,
-		&v.Seniority, &v.AntiDilution, &issued, &used, &out, &v.CreatedAt, &v.UpdatedAt)
+		&v.Seniority, &v.AntiDilution, &issued, &used, &out, &v.CreatedAt, &v.UpdatedAt, &v.AntiDilutionBase)
 	if err != nil {
 		return v, err
 	}

@@ -54,6 +54,18 @@ func TestNarrowBasedBase(t *testing.T) {
 		"antiDilution": "BROAD_BASED", "antiDilutionBase": "OUTSTANDING_SHARES"}), 400, "VALIDATION_ERROR", "antiDilutionBase")
 	field(t, c.do("POST", "/share-classes", map[string]any{"name": "Seed", "type": "PREFERRED", "totalShares": 100,
 		"antiDilution": "NARROW_BASED", "antiDilutionBase": "ALL"}), 400, "VALIDATION_ERROR", "antiDilutionBase")
-	v.call(c, "POST", "/share-classes", map[string]any{"name": "Seed", "type": "PREFERRED", "totalShares": 100,
-		"antiDilution": "NARROW_BASED", "antiDilutionBase": "OUTSTANDING_SHARES"}, http.StatusCreated)
+	created := v.call(c, "POST", "/share-classes", map[string]any{"name": "Seed", "type": "PREFERRED", "totalShares": 100,
+		"antiDilution": "NARROW_BASED", "antiDilutionBase": "OUTSTANDING_SHARES"}, http.StatusCreated).body
+	// The class shows its base; a class that leaves NARROW_BASED drops it.
+	id := created["id"].(string)
+	if got := v.call(c, "GET", "/share-classes/"+id, nil, http.StatusOK).body; got["antiDilutionBase"] != "OUTSTANDING_SHARES" {
+		t.Fatalf("GET share class: %s, want antiDilutionBase OUTSTANDING_SHARES", mustJSON(got))
+	}
+	updated := v.call(c, "PUT", "/share-classes/"+id, map[string]any{"antiDilution": "BROAD_BASED"}, http.StatusOK).body
+	if updated["antiDilutionBase"] != nil {
+		t.Fatalf("after BROAD_BASED: %s, want antiDilutionBase null", mustJSON(updated))
+	}
+	if got := v.call(c, "GET", "/share-classes?limit=5", nil, http.StatusOK).body["data"].([]any); got[0].(map[string]any)["antiDilutionBase"] != nil {
+		t.Fatalf("list: %s", mustJSON(got))
+	}
 }
