@@ -141,15 +141,22 @@ func (d *doc) fromTo(t *trigger, si, q int, subs []arg, subjOK bool, c ctx) bool
 	if !ok {
 		return false
 	}
+	return d.replaces(t, si, subs, subjOK, c, "uses", x, y)
+}
+
+// replaces records a change from x to y ("switched from X to Y", "moved
+// from X to Y"): y holds now and x no longer, when the sentence states it
+// as a fact about its subject.
+func (d *doc) replaces(t *trigger, si int, subs []arg, subjOK bool, c ctx, pred string, x, y arg) bool {
 	d.commit(&x)
 	d.commit(&y)
 	if !subjOK {
 		return false
 	}
 	d.lastSubj, d.lastSent = subs, si
-	if st := d.factState(t, c, s); st == stNow {
-		d.emit(subs, "uses", []arg{y}, stNow)
-		d.emit(subs, "uses", []arg{x}, stEnded)
+	if st := d.factState(t, c, d.sents[si]); st == stNow {
+		d.emit(subs, pred, []arg{y}, stNow)
+		d.emit(subs, pred, []arg{x}, stEnded)
 	}
 	return true
 }
@@ -167,17 +174,7 @@ func (d *doc) placeFromTo(t *trigger, si, q int, subs []arg, subjOK bool, c ctx)
 	if !ok {
 		return false
 	}
-	d.commit(&x)
-	d.commit(&y)
-	if !subjOK {
-		return false
-	}
-	d.lastSubj, d.lastSent = subs, si
-	if st := d.factState(t, c, s); st == stNow {
-		d.emit(subs, t.pred, []arg{y}, stNow)
-		d.emit(subs, t.pred, []arg{x}, stEnded)
-	}
-	return true
+	return d.replaces(t, si, subs, subjOK, c, t.pred, x, y)
 }
 
 // revObject finds the object before "is my favourite" / "is my manager".
