@@ -103,6 +103,20 @@ func (c *command) projectionsStatus(ctx context.Context, args []string) error {
 	return nil
 }
 
+// runnableProjectors returns the sealed registry and the projectors as
+// strata serve runs them (with the key ring that opens sealed payloads).
+func (c *command) runnableProjectors() (*eventstore.Registry, []projections.Projector, error) {
+	reg, err := c.wiring.registry()
+	if err != nil {
+		return nil, nil, err
+	}
+	keys, err := c.keyRing()
+	if err != nil {
+		return nil, nil, err
+	}
+	return reg, c.wiring.projectors(reg, keys), nil
+}
+
 func (c *command) projectionsRebuild(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("projections rebuild", flag.ContinueOnError)
 	all := fs.Bool("all", false, "rebuild every projector")
@@ -114,16 +128,12 @@ func (c *command) projectionsRebuild(ctx context.Context, args []string) error {
 	if *all == (len(rest) == 1) || len(rest) > 1 {
 		return fmt.Errorf("%w: projections rebuild NAME|--all", errUsage)
 	}
-	reg, err := c.wiring.registry()
-	if err != nil {
-		return err
-	}
-	keys, err := c.keyRing()
+	reg, every, err := c.runnableProjectors()
 	if err != nil {
 		return err
 	}
 	var chosen []projections.Projector
-	for _, p := range c.wiring.projectors(reg, keys) {
+	for _, p := range every {
 		if *all || p.Name() == rest[0] {
 			chosen = append(chosen, p)
 		}

@@ -125,16 +125,12 @@ func (c *command) reportRetry(store *eventstore.Store, stream string, res projec
 
 // withParked opens the store with the projector named name.
 func (c *command) withParked(ctx context.Context, name string, fn func(*eventstore.Store, projections.Projector) error) error {
-	reg, err := c.wiring.registry()
-	if err != nil {
-		return err
-	}
-	keys, err := c.keyRing()
+	reg, ps, err := c.runnableProjectors()
 	if err != nil {
 		return err
 	}
 	var chosen projections.Projector
-	for _, p := range c.wiring.projectors(reg, keys) {
+	for _, p := range ps {
 		if p.Name() == name {
 			chosen = p
 		}
