@@ -36,10 +36,13 @@ func (closed) EventType() string { return "test.closed" }
 func testWiring() Wiring {
 	w := productionWiring
 	w.Events = func(reg *eventstore.Registry) error {
-		return reg.Register(
+		if err := reg.Register(
 			eventstore.EventDef{Name: "test.opened", Version: 1, New: func() kernel.Event { return &opened{} }},
 			eventstore.EventDef{Name: "test.closed", Version: 1, New: func() kernel.Event { return &closed{} }},
-		)
+		); err != nil {
+			return err
+		}
+		return registerAll(reg, projections.Events()) // operators' skips
 	}
 	w.Start = nil // the identity context needs its own events; see identity_test.go
 	w.Routes = func(string, *mux.Router, *App) {}
