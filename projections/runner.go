@@ -47,6 +47,11 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// TransientRetryMax is the longest wait between retries after a failure
+// that says nothing about the event (see transient): the database going
+// away and coming back.
+const TransientRetryMax = time.Second
+
 // Runner runs projectors live. Each projector consumes the store through its
 // own Watermill SQL subscriber (its own consumer group); a batch's read-model
 // writes and its checkpoint commit in one transaction.
@@ -134,8 +139,15 @@ func (r *Runner) runProjector(ctx context.Context, p Projector) {
 		case <-ctx.Done():
 		case <-time.After(delay):
 		}
-		if delay *= 2; delay > r.cfg.RetryMax {
-			delay = r.cfg.RetryMax
+		// A transient failure (the database restarting) is retried at least
+		// every TransientRetryMax, so projectors resume within a second or so
+		// of the database's return; a failing event backs off to RetryMax.
+		limit := r.cfg.RetryMax
+		if transient(err) {
+			limit = min(limit, TransientRetryMax)
+		}
+		if delay *= 2; delay > limit {
+			delay = limit
 		}
 	}
 	r.setState(context.WithoutCancel(ctx), p.Name(), StateStopped)
