@@ -96,7 +96,7 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 	var mentions []string
 	seen := map[string]bool{}
 	for _, m := range found.Entities {
-		ent := d.entity(m.Name, string(m.Kind), false, in.At)
+		ent := d.aboutEntity(about, m.Name, string(m.Kind), in.At)
 		if (about == nil || ent.ID != about.ID) && !seen[ent.ID] {
 			seen[ent.ID] = true
 			mentions = append(mentions, ent.ID)
@@ -112,10 +112,10 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 	d.emit(rem)
 	out := Remembered{MemoryID: id, Entities: names}
 	for _, r := range found.Relations {
-		out.Superseded = append(out.Superseded, d.extracted(r, id, in.At, vocab, false)...)
+		out.Superseded = append(out.Superseded, d.extracted(r, id, about, in.At, vocab, false)...)
 	}
 	for _, r := range found.Ended { // "left Globex": the fact ended by the time this was stated
-		out.Superseded = append(out.Superseded, d.extracted(r, id, in.At, vocab, true)...)
+		out.Superseded = append(out.Superseded, d.extracted(r, id, about, in.At, vocab, true)...)
 	}
 	return out
 }
@@ -123,9 +123,9 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 // extracted records a relation the memory states as an edge (an ending one
 // when ends: the fact had stopped holding by at) and settles its subject's
 // timeline; it returns the edges this superseded.
-func (d *Decision) extracted(r extract.Relation, memoryID string, at time.Time, vocab Vocabulary, ends bool) []string {
-	subject := d.entity(r.Subject, string(r.SubjectKind), false, at)
-	object := d.entity(r.Object, string(r.ObjectKind), false, at)
+func (d *Decision) extracted(r extract.Relation, memoryID string, about *Entity, at time.Time, vocab Vocabulary, ends bool) []string {
+	subject := d.aboutEntity(about, r.Subject, string(r.SubjectKind), at)
+	object := d.aboutEntity(about, r.Object, string(r.ObjectKind), at)
 	pred, err := NormalizePredicate(r.Predicate)
 	if err != nil || subject.ID == object.ID {
 		return nil

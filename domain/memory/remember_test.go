@@ -83,6 +83,40 @@ func TestEntityRefIsResolvedByNameAndFirstPersonGoesToIt(t *testing.T) {
 	}
 }
 
+// A memory about the caller's entity "dana" that names her in full ("Dana
+// Whitfield is the CTO") is about that entity: no second entity, the facts
+// attach to it, and the full name becomes its alias (so later memories
+// naming Dana Whitfield find her too). A name that is already another
+// entity's stays that entity's.
+func TestTheMemorysEntityIsResolvedWhenTheTextNamesIt(t *testing.T) {
+	h := newHarness(t)
+	h.remember("Dana Whitfield is the CTO at Globex Corporation.", day(0), func(in *RememberInput) { in.EntityRef = "dana" })
+	dana := h.s.Lookup("dana")
+	if dana == nil || h.s.Lookup("Dana Whitfield") != dana {
+		t.Fatalf("dana %v, Dana Whitfield %v: want one entity known by both names", dana, h.s.Lookup("Dana Whitfield"))
+	}
+	h.expect("dana", "works_at", "Globex Corporation@0..now")
+	people := 0
+	for _, e := range h.s.Entities {
+		if e.Type == "person" {
+			people++
+		}
+	}
+	if people != 1 {
+		t.Fatalf("%d people, want dana alone", people)
+	}
+	// Later memories naming her in full, with or without the entity, are hers.
+	h.remember("Dana Whitfield moved from Porto to Madrid.", day(10), nil)
+	h.expect("Dana Whitfield", "lives_in", "Madrid@10..now")
+	// Another person with the same given name, already known, is not taken.
+	h.remember("Dana Kim works at Initech.", day(12), nil)
+	h.remember("Dana Kim joined the board.", day(13), func(in *RememberInput) { in.EntityRef = "dana" })
+	if h.s.Lookup("Dana Kim") == dana {
+		t.Fatal("an existing entity was taken over by the memory's entity")
+	}
+	h.refold()
+}
+
 func TestDeleteEntityWithCascadeForgetsItsMemories(t *testing.T) {
 	h := newHarness(t)
 	m1 := h.remember("Omar Haddad moved to Lisbon.", day(0), nil)

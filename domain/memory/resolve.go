@@ -125,6 +125,42 @@ func (s *Store) candidates(n string) map[string]struct{} {
 	return out
 }
 
+// namesInFull reports whether name, found in a memory about e, names e in full:
+// e is known by a given name or a shorter name ("dana", "Acme") that name
+// extends by whole words ("Dana Whitfield", "Acme Robotics"), or one of e's
+// aliases is name. A name that is already another entity's is that
+// entity's, never e's.
+func (s *Store) namesInFull(e *Entity, name, kind string) bool {
+	if e == nil || e.Name == "" {
+		return false
+	}
+	if other := s.Lookup(name); other != nil {
+		return other == e
+	}
+	if !e.Explicit && e.Type != kind {
+		return false
+	}
+	n := normName(name)
+	for _, known := range append([]string{e.Name}, e.Aliases...) {
+		if k := normName(known); k != "" && strings.HasPrefix(n, k+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// aboutEntity is entity for a name found in a memory about about: when the
+// name names about in full (Store.namesInFull), it is about, and the name is
+// recorded as its alias; otherwise the name is resolved as usual.
+func (d *Decision) aboutEntity(about *Entity, name, kind string, at time.Time) *Entity {
+	name = strings.Join(strings.Fields(name), " ")
+	if about != nil && d.s.Lookup(name) == nil && d.s.namesInFull(about, name, kind) {
+		d.emit(&EntityAliased{EntityID: about.ID, UserID: d.s.UserID, At: d.now, Text: &EntityText{Name: name}})
+		return about
+	}
+	return d.entity(name, kind, false, at)
+}
+
 // entity returns the entity name refers to, recording it (or the alias)
 // when new, as first seen at (the business time of what named it).
 // explicit marks entities the caller named.
