@@ -76,6 +76,8 @@ type settings struct {
 	embedder         Embedder
 	lexicon          Lexicon
 	annAbove         int // 0: never
+	abbrevPairs      map[string]string
+	abbrevs          abbreviations // built from abbrevPairs by New
 }
 
 func resolve(c Config) settings {
@@ -88,6 +90,10 @@ func resolve(c Config) settings {
 		embedder:     c.Embedder,
 		lexicon:      c.Lexicon,
 		annAbove:     c.ApproximateAbove,
+		abbrevPairs:  c.Abbreviations,
+	}
+	if s.abbrevPairs == nil {
+		s.abbrevPairs = BuiltinAbbreviations()
 	}
 	switch {
 	case s.annAbove == 0:

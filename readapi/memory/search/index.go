@@ -38,6 +38,9 @@ type Index struct {
 	entityDocs map[string]int32
 	embedded   int      // live documents with an embedding
 	ann        annGraph // nil until embedded reaches the threshold
+	// learned counts the short forms live documents define: short form
+	// stem → expansion stems (space-separated) → documents defining it.
+	learned map[string]map[string]int
 
 	pool sync.Pool // *scratch
 }
@@ -48,7 +51,8 @@ type docRec struct {
 	terms []int32  // term ids, sorted, one per occurrence
 	dims  []uint32 // hashed dimensions, sorted, one per occurrence
 	fp    text.Fingerprint
-	emb   qvec // the embedding (Doc.Embedding or the Embedder's), if any
+	emb   qvec        // the embedding (Doc.Embedding or the Embedder's), if any
+	defs  [][2]string // short forms the document defines (see learn)
 }
 
 // docMeta is the hot part of a stored document (32 bytes), read for every
@@ -81,7 +85,9 @@ func New(cfg Config) *Index {
 		model:  cfg.Rerank,
 
 		entityDocs: make(map[string]int32),
+		learned:    make(map[string]map[string]int),
 	}
+	ix.set.abbrevs = newAbbreviations(&ix.an, ix.set.abbrevPairs)
 	if ix.model == (RerankModel{}) {
 		ix.model = DefaultRerankModel()
 	}
@@ -96,6 +102,7 @@ func (ix *Index) Upsert(d Doc) {
 	d.VariantTimes, d.VariantImportances = slices.Clone(d.VariantTimes), slices.Clone(d.VariantImportances)
 	d.Facts = slices.Clone(d.Facts)
 	a := analyse(&ix.an, d, ix.set.mask, ix.set.embedder, ix.set.lexicon)
+	defs := analyseDefinitions(&ix.an, d)
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -126,7 +133,8 @@ func (ix *Index) Upsert(d Doc) {
 		ix.dimLn[dim] = ix.ln1p(ix.dims.pl[id].df)
 	})
 	d.Embedding = nil // kept once, as the record's emb
-	ix.recs[s] = docRec{doc: d, terms: termIDs, dims: a.dims, fp: a.fp, emb: a.emb}
+	ix.recs[s] = docRec{doc: d, terms: termIDs, dims: a.dims, fp: a.fp, emb: a.emb, defs: defs}
+	ix.learn(defs, +1)
 	ix.meta[s] = docMeta{
 		days:       days(d.CreatedAt),
 		alive:      true,
@@ -199,6 +207,7 @@ func (ix *Index) removeSlot(s int32) {
 		}
 	}
 	ix.trackEmbedding(s, r.emb, -1)
+	ix.learn(r.defs, -1)
 	for _, id := range distinct(r.doc.EntityIDs) {
 		if ix.entityDocs[id]--; ix.entityDocs[id] <= 0 {
 			delete(ix.entityDocs, id)

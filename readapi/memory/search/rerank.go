@@ -155,7 +155,7 @@ func (ix *Index) Features(q Query, id string) (Features, bool) {
 		return Features{}, false
 	}
 	e, _ := ix.newEnv(Query{CrossNamespace: true, Now: q.Now, AsOf: q.AsOf}, 10, qemb)
-	return ix.features(ix.resolve(origSpec(toks, ix.set.lexicon), e), newQueryInfo(toks), e, s), true
+	return ix.features(ix.resolve(ix.abbreviate(origSpec(toks, ix.set.lexicon), toks), e), newQueryInfo(toks), e, s), true
 }
 
 // features computes the rerank features of the document in slot s.

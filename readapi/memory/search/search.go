@@ -37,7 +37,7 @@ func (ix *Index) Search(q Query) []Hit {
 	// Once per search, not per variant: the scan reads every embedding.
 	e.dense = ix.neighbours(e, max(DenseNeighbours, e.m))
 	toks = ix.dropImplied(toks, e)
-	orig := origSpec(toks, ix.set.lexicon)
+	orig := ix.abbreviate(origSpec(toks, ix.set.lexicon), toks)
 	var syn spec
 	hasSyn := false
 	if q.Expand {

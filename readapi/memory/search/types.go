@@ -162,4 +162,9 @@ type Config struct {
 	// its dense neighbours come from an HNSW graph instead of an exact scan;
 	// 0 means DefaultApproximateAbove, a negative value never.
 	ApproximateAbove int
+	// Abbreviations maps short forms to what they stand for ("ARR":
+	// "annual recurring revenue"), matched both ways; nil means
+	// BuiltinAbbreviations. Definitions in the documents themselves
+	// ("annual recurring revenue (ARR)") are always added.
+	Abbreviations map[string]string
 }
