@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/strata-platform/strata/eventstore"
 )
 
 // counter is one row of platform.signin_counters.
@@ -89,28 +91,13 @@ func saveRows(ctx context.Context, tx *stdsql.Tx, cs ...*counter) error {
 // aborted it as a deadlock or serialization failure.
 func inTx(ctx context.Context, db *stdsql.DB, fn func(tx *stdsql.Tx) error) error {
 	for attempt := 0; ; attempt++ {
-		err := tryTx(ctx, db, fn)
+		err := eventstore.RunInTx(ctx, db, nil, fn)
 		var pe *pgconn.PgError
 		if attempt < 3 && errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001") {
 			continue
 		}
 		return err
 	}
-}
-
-func tryTx(ctx context.Context, db *stdsql.DB, fn func(tx *stdsql.Tx) error) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
-	}
-	return nil
 }
 
 // maybeSweep sweeps when this process has not swept for SweepEvery.
