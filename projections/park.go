@@ -181,6 +181,14 @@ func (g *ParkedGuard) Check(streamID string) error {
 		"so new changes wait until an operator retries or skips it (strata projections parked); other resources are not affected", holders[0]), nil)
 }
 
+// Any reports whether any stream is parked (by this guard's copy); it costs
+// a read lock, for the hot paths that only need to know that.
+func (g *ParkedGuard) Any() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return len(g.by) > 0
+}
+
 // Count returns how many streams each projector has parked.
 func (g *ParkedGuard) Count() map[string]int {
 	out := map[string]int{}

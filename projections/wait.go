@@ -48,7 +48,7 @@ func (r *Runner) WaitFor(ctx context.Context, key eventstore.Key, names ...strin
 // write is stored but will not show until an operator retries or skips.
 // With no stream parked anywhere (the guard's copy) it costs nothing.
 func (r *Runner) notHeld(ctx context.Context, key eventstore.Key, names []string) error {
-	if len(r.guard.Count()) == 0 {
+	if !r.guard.Any() {
 		return nil
 	}
 	var projector string
