@@ -23,39 +23,70 @@ type annGraph interface {
 	add(slot int32, v qvec)
 	remove(slot int32)
 	search(q qvec, k int) []int32
+	// stale reports that removed documents make up more than a quarter of
+	// the graph: it should be built again from the live documents.
+	stale() bool
 }
 
 // hnswGraph adapts github.com/coder/hnsw. Its vectors are the documents'
-// dequantised unit vectors; Add and Delete run under the Index's write lock,
-// Search under its read lock (the graph's search only reads).
+// dequantised unit vectors; add and remove run under the Index's write
+// lock, search under its read lock (the graph's search only reads).
+//
+// Removal is a tombstone: the graph node stays and its key maps to no slot.
+// coder/hnsw v0.6.1's Delete can leave an upper layer without nodes, and its
+// Search then dereferences that layer's nil entry point (a panic found by
+// running the threshold test 300 times); a slot reused by a new document
+// gets a new key. trackEmbedding rebuilds the graph once tombstones pass a
+// quarter of it.
 type hnswGraph struct {
-	g    *hnsw.Graph[int32]
-	dims int
+	g       *hnsw.Graph[uint64]
+	dims    int
+	next    uint64           // the next node key
+	keyOf   map[int32]uint64 // live slot → its node key
+	slotOf  map[uint64]int32 // live node key → slot
+	removed int              // tombstones in g
 }
 
 func newHNSW(dims int) *hnswGraph {
-	g := hnsw.NewGraph[int32]()
+	g := hnsw.NewGraph[uint64]()
 	g.Rng = rand.New(rand.NewSource(1)) // reproducible levels
 	g.EfSearch = 64
-	return &hnswGraph{g: g, dims: dims}
+	return &hnswGraph{g: g, dims: dims, keyOf: map[int32]uint64{}, slotOf: map[uint64]int32{}}
 }
 
 func (h *hnswGraph) add(slot int32, v qvec) {
-	if len(v.q) == h.dims {
-		h.g.Add(hnsw.MakeNode(slot, v.floats()))
+	if len(v.q) != h.dims {
+		return
+	}
+	h.remove(slot)
+	key := h.next
+	h.next++
+	h.g.Add(hnsw.MakeNode(key, v.floats()))
+	h.keyOf[slot], h.slotOf[key] = key, slot
+}
+
+func (h *hnswGraph) remove(slot int32) {
+	if key, ok := h.keyOf[slot]; ok {
+		delete(h.keyOf, slot)
+		delete(h.slotOf, key)
+		h.removed++
 	}
 }
 
-func (h *hnswGraph) remove(slot int32) { h.g.Delete(slot) }
+func (h *hnswGraph) stale() bool { return h.removed > 0 && 4*h.removed > h.g.Len() }
 
 func (h *hnswGraph) search(q qvec, k int) []int32 {
-	if len(q.q) != h.dims || h.g.Len() == 0 {
+	if len(q.q) != h.dims || len(h.slotOf) == 0 {
 		return nil
 	}
-	nodes := h.g.Search(q.floats(), k)
-	out := make([]int32, len(nodes))
-	for i, n := range nodes {
-		out[i] = n.Key
+	// Ask for more to make up for the tombstones among the nearest.
+	want := k + k*h.removed/max(len(h.slotOf), 1)
+	nodes := h.g.Search(q.floats(), want)
+	out := make([]int32, 0, len(nodes))
+	for _, n := range nodes {
+		if s, ok := h.slotOf[n.Key]; ok {
+			out = append(out, s)
+		}
 	}
 	return out
 }
@@ -77,6 +108,9 @@ func (ix *Index) trackEmbedding(s int32, v qvec, delta int) {
 		return
 	}
 	ix.embedded += delta
+	if ix.ann != nil && ix.ann.stale() {
+		ix.ann = nil // built again below from the live documents
+	}
 	switch {
 	case ix.ann != nil && delta > 0:
 		ix.ann.add(s, v)

@@ -48,6 +48,22 @@ func TestApproximateNeighboursAboveTheThreshold(t *testing.T) {
 			if got := ids(ix.Search(q)); len(got) != 0 {
 				t.Errorf("after removal: got %v", got)
 			}
+			// Many removals (past the graph's tombstone limit) and a document
+			// added again under a reused slot: still exact where it matters.
+			for i := range 300 {
+				ix.Remove(fmt.Sprint("d", i))
+			}
+			ix.Upsert(search.Doc{ID: "target2", Namespace: "global", Layer: "semantic", Text: "another note", Embedding: target, CreatedAt: now})
+			if got := ids(ix.Search(q)); !slices.Equal(got, []string{"target2"}) {
+				t.Errorf("after many removals: got %v, want [target2]", got)
+			}
+			q.Layer = ""
+			for _, id := range ids(ix.Search(q)) {
+				var n int
+				if _, err := fmt.Sscanf(id, "d%d", &n); err == nil && n < 300 {
+					t.Errorf("removed document %s recalled", id)
+				}
+			}
 		})
 	}
 }
