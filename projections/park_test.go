@@ -297,3 +297,38 @@ func TestUndecodablePayloadParksOrIsNotRead(t *testing.T) {
 		t.Fatalf("rebuild of the envelope-only projector: %v", err)
 	}
 }
+
+// TestRecoversWhenAnotherProcessAppliedTheEvent: a projector that failed at
+// an event in one process reports running again once that event is applied
+// by the same projector in another process, without waiting for a new event
+// (a process whose peer did the work used to stay "failing").
+func TestRecoversWhenAnotherProcessAppliedTheEvent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	name := "test.two_processes.v1"
+	createSchema(t, e.db.SQL, name)
+	e.workload(t, "two", 3, 4)
+	var target int64
+	if err := e.db.SQL.QueryRow(`SELECT min(position) FROM es.events WHERE event_type = 'test.ticked'`).Scan(&target); err != nil {
+		t.Fatal(err)
+	}
+	failing := &counter{name: name, failAt: map[int64]*atomic.Bool{target: {}}}
+	// Process A fails once at the first event and then waits its backoff.
+	a, stopA := e.start(t, projections.Config{RetryMin: 3 * time.Second}, failing)
+	defer stopA()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && len(a.Stalled()) == 0; time.Sleep(5 * time.Millisecond) {
+	}
+	if len(a.Stalled()) != 1 {
+		t.Fatal("process A never failed")
+	}
+	// Process B applies everything meanwhile.
+	_, stopB := e.start(t, projections.Config{}, &counter{name: name})
+	e.caughtUp(t, name)
+	stopB()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline) && len(a.Stalled()) != 0; time.Sleep(20 * time.Millisecond) {
+	}
+	if s := a.Stalled(); len(s) != 0 {
+		t.Fatalf("process A still reports %v failing after process B applied the event", s)
+	}
+	exactlyOnce(t, e.db.SQL, name)
+}

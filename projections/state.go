@@ -95,10 +95,16 @@ func (r *Runner) committed(ctx context.Context, name string, key eventstore.Key)
 	recovered := false
 	if key != (eventstore.Key{}) && s.Processed.Less(key) {
 		s.Processed = key
-		if s.State == StateFailing && key.Position >= s.FailingAt {
-			s.State, s.LastError, s.FailingAt, s.Retries, s.FailingSince = StateRunning, "", 0, 0, time.Time{}
-			recovered = true
-		}
+	}
+	// A batch committed after a failure is a recovery, even an empty one: a
+	// failing event is the first of the next batch read (so that batch would
+	// have failed again), and once it is applied, here or by this group's
+	// consumer in another process, the projector is no longer stuck. (Waiting
+	// for this process to pass it left a process whose peer did the work
+	// reporting "failing" until the next event.)
+	if s.State == StateFailing {
+		s.State, s.LastError, s.FailingAt, s.Retries, s.FailingSince = StateRunning, "", 0, 0, time.Time{}
+		recovered = true
 	}
 	r.mu.Unlock()
 	if recovered {
