@@ -92,6 +92,7 @@ const (
 	ReasonForgotten     = "forgotten"      // forget was called
 	ReasonEntityDeleted = "entity_deleted" // its entity was deleted (with cascade)
 	ReasonOrphaned      = "orphaned"       // an extracted entity no memory or fact refers to any more
+	ReasonMerged        = "merged"         // an edge between two merged entities (it would relate the survivor to itself)
 )
 
 // MemoryForgotten records that a memory was deleted; its key is destroyed
@@ -196,6 +197,22 @@ type EdgeRetracted struct {
 	At     time.Time `json:"at"`
 }
 
+// EntitiesMerged records that the caller merged one entity into another:
+// from then on the survivor answers for both. The merged entity's name and
+// aliases become the survivor's aliases, its memories (about it or
+// mentioning it) and its edges (as subject or object) are the survivor's,
+// and its id resolves to the survivor. The event carries ids only: the
+// merged entity's names stay sealed under its own key in the events that
+// recorded them, and deleting the survivor destroys that key too. Edges
+// between the two are retracted before it (ReasonMerged); the survivor's
+// timelines are settled after it, in the same append.
+type EntitiesMerged struct {
+	UserID     string    `json:"user_id"`
+	SurvivorID string    `json:"survivor_id"`
+	MergedID   string    `json:"merged_id"`
+	At         time.Time `json:"at"`
+}
+
 // EventType implementations: stable names, never derived from Go names.
 func (MemoryRemembered) EventType() string { return "memory.remembered" }
 func (MemoryMerged) EventType() string     { return "memory.merged" }
@@ -207,6 +224,7 @@ func (EdgeAsserted) EventType() string     { return "memory.edge_asserted" }
 func (EdgeSuperseded) EventType() string   { return "memory.edge_superseded" }
 func (EdgeReinstated) EventType() string   { return "memory.edge_reinstated" }
 func (EdgeRetracted) EventType() string    { return "memory.edge_retracted" }
+func (EntitiesMerged) EventType() string   { return "memory.entities_merged" }
 
 // OccurredAt makes a memory's business time the event's occurred_at, so the
 // store's "as of" reads follow when things were stated.
@@ -225,5 +243,6 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &EdgeSuperseded{} },
 		func() kernel.Event { return &EdgeReinstated{} },
 		func() kernel.Event { return &EdgeRetracted{} },
+		func() kernel.Event { return &EntitiesMerged{} },
 	}
 }

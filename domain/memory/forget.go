@@ -73,7 +73,7 @@ func (d *Decision) DeleteEntity(ref string, cascade bool) (EntityDeletion, error
 	}
 	d.emit(&EntityDeleted{EntityID: ent.ID, UserID: d.s.UserID, Reason: "deleted", Cascade: cascade,
 		EdgesRemoved: edges, MemoriesRemoved: memories, At: d.now})
-	d.Shred = append(d.Shred, EntityKey(ent.ID))
+	d.Shred = append(d.Shred, entityKeys(ent)...)
 	delete(d.touched, ent.ID)
 	d.sweepOrphans()
 	return EntityDeletion{EntityID: ent.ID, EdgesRemoved: len(edges), MemoriesRemoved: len(memories)}, nil

@@ -175,6 +175,6 @@ func (d *Decision) sweepOrphans() {
 			continue
 		}
 		d.emit(&EntityDeleted{EntityID: id, UserID: d.s.UserID, Reason: ReasonOrphaned, At: d.now})
-		d.Shred = append(d.Shred, EntityKey(id))
+		d.Shred = append(d.Shred, entityKeys(ent)...)
 	}
 }

@@ -44,10 +44,14 @@ func (s *Store) dropName(id, name string) {
 }
 
 // Lookup finds an entity by id, by name or alias (ignoring case and runs
-// of white space), or nil.
+// of white space), or nil. The id of an entity merged into another (and
+// the names it had) finds the survivor.
 func (s *Store) Lookup(ref string) *Entity {
 	if e := s.Entities[ref]; e != nil {
 		return e
+	}
+	if id, ok := s.merged[ref]; ok {
+		return s.Entities[id]
 	}
 	if id, ok := s.names[normName(ref)]; ok {
 		return s.Entities[id]

@@ -31,7 +31,8 @@ type Entity struct {
 	Explicit  bool
 	FirstSeen time.Time
 	LastSeen  time.Time
-	mentions  int // live memories mentioning it or about it
+	Merged    []string // ids of the entities merged into it (EntitiesMerged), oldest first
+	mentions  int      // live memories mentioning it or about it
 }
 
 // Edge is a live edge in the fold.
@@ -64,6 +65,7 @@ type Store struct {
 	postings map[string]map[string][]string // namespace -> stem -> memory ids
 	adj      map[string]map[string]struct{} // entity id -> ids of live edges it is subject or object of
 	grams    map[string]map[string]struct{} // name trigram -> entity ids (fuzzy resolution)
+	merged   map[string]string              // merged entity id -> its survivor's id
 	seq      int64
 }
 
@@ -71,7 +73,7 @@ type Store struct {
 func NewStore(user string) *Store {
 	return &Store{UserID: user, Memories: map[string]*Memory{}, Entities: map[string]*Entity{},
 		Edges: map[string]*Edge{}, names: map[string]string{}, postings: map[string]map[string][]string{},
-		adj: map[string]map[string]struct{}{}, grams: map[string]map[string]struct{}{}}
+		adj: map[string]map[string]struct{}{}, grams: map[string]map[string]struct{}{}, merged: map[string]string{}}
 }
 
 // Apply folds one event. Events whose sealed part could not be opened
@@ -145,6 +147,8 @@ func (s *Store) Apply(ev kernel.Event) {
 		}
 	case *EdgeRetracted:
 		s.dropEdge(e.EdgeID)
+	case *EntitiesMerged:
+		s.merge(e.SurvivorID, e.MergedID)
 	}
 }
 
@@ -184,6 +188,9 @@ func (s *Store) dropEntity(id string) {
 	delete(s.Entities, id)
 	for _, name := range append([]string{ent.Name}, ent.Aliases...) {
 		s.dropName(id, name)
+	}
+	for _, m := range ent.Merged {
+		delete(s.merged, m)
 	}
 }
 
