@@ -54,6 +54,19 @@ var workVerbs = map[string]bool{"work": true, "works": true, "worked": true, "wo
 var roleBlockers = map[string]bool{"hiring": true, "hire": true, "openings": true, "opening": true,
 	"candidates": true, "interviewing": true, "recruiting": true}
 
+// thingStateCues ask for the state of a thing the question names.
+var thingStateCues = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`open opened reopened close closed fix fixed resolve resolved cancel
+cancelled canceled pause paused ship shipped launch launched merge merged sign signed lose lost win won
+done complete completed finish finished approve approved reject rejected pending live blocked
+stalled delayed postponed renew renewed expire expired deploy deployed release released status state
+stand standing progress hold`) {
+		m[w] = true
+	}
+	return m
+}()
+
 // historyCues mark a question about change over time.
 var historyCues = []string{"over the years", "over time", "changed", "progressed", "history", "so far",
 	"previous", "previously", "ever", "used to", "before that", "all the"}
@@ -92,9 +105,14 @@ func cuesFor(pred, alts string) []cue {
 // employer, company...), so a filler question asks for nothing.
 func ParseQuestion(q string) Question {
 	var out Question
+	things := false
 	for _, m := range extract.Extract(q, extract.Options{}).Entities {
-		if m.Kind == extract.Person || m.Kind == extract.Org {
+		switch {
+		case m.Kind == extract.Person || m.Kind == extract.Org:
 			out.Names = append(out.Names, m.Name)
+		case m.Kind == extract.Concept && extract.HasStateHead(m.Name):
+			out.Names = append(out.Names, m.Name) // "Is the checkout bug still open?"
+			things = true
 		}
 	}
 	// A name no gazetteer knows is still a run of capitalised words; the
@@ -120,6 +138,9 @@ func ParseQuestion(q string) Question {
 			}
 			found[c.pred] = true
 		}
+	}
+	if things && slices.ContainsFunc(words, func(w string) bool { return thingStateCues[w] }) {
+		found["status"] = true // the state of a thing: "Did the Acme deal close?"
 	}
 	if found["status"] { // "On what basis is Ana employed?" asks for the status only
 		delete(found, "works_at")

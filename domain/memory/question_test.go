@@ -62,3 +62,23 @@ func TestQuestionNamesIncludeUnknownNames(t *testing.T) {
 		}
 	}
 }
+
+func TestQuestionsAboutTheStateOfThings(t *testing.T) {
+	cases := []struct {
+		q     string
+		names []string
+		preds []string
+	}{
+		{"Is the checkout bug still open?", []string{"checkout bug"}, []string{"status"}},
+		{"Did the Acme deal close?", []string{"Acme deal", "Acme"}, []string{"status"}},
+		{"What's the status of ticket 42?", []string{"ticket 42"}, []string{"status"}},
+		{"Who reported the checkout bug?", []string{"checkout bug"}, nil},
+		{"Is Ana done with the deck?", []string{"Ana"}, nil},
+	}
+	for _, c := range cases {
+		got := ParseQuestion(c.q)
+		if !slices.Equal(got.Names, c.names) || !slices.Equal(got.Predicates, c.preds) {
+			t.Errorf("%q: names %q predicates %q; want %q %q", c.q, got.Names, got.Predicates, c.names, c.preds)
+		}
+	}
+}

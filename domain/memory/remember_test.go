@@ -191,3 +191,26 @@ func TestEndedFactsEndTheEdge(t *testing.T) {
 	h.expect("Tomas Berg", "works_at", "Initech Systems@10..50", "Hooli Labs@55..now")
 	h.refold()
 }
+
+// A thing's state is a single-valued fact: the newest state supersedes the
+// one before, whoever changed it and however it is phrased.
+func TestStatesOfThingsSupersede(t *testing.T) {
+	h := newHarness(t)
+	h.remember("The checkout bug is still open, customers keep hitting it.", day(0), nil)
+	fixed := h.remember("Ana fixed the checkout bug this morning.", day(5), nil)
+	if len(fixed.Superseded) != 1 {
+		t.Fatalf("fixing superseded %v, want the open state", fixed.Superseded)
+	}
+	again := h.remember("The checkout bug was reopened after the release.", day(9), nil)
+	if len(again.Superseded) != 1 {
+		t.Fatalf("reopening superseded %v", again.Superseded)
+	}
+	h.expect("checkout bug", "status", "open@0..5", "fixed@5..9", "reopened@9..now")
+	// The memory about Acme names a thing of its own, not an alias of Acme.
+	h.remember("Acme's procurement team is slow.", day(10), func(in *RememberInput) { in.EntityRef = "Acme" })
+	h.remember("The Acme deal closed.", day(11), func(in *RememberInput) { in.EntityRef = "Acme" })
+	if e := h.s.Lookup("Acme deal"); e == nil || e == h.s.Lookup("Acme") {
+		t.Fatalf("the Acme deal resolved to %+v", e)
+	}
+	h.expect("Acme deal", "status", "closed@11..now")
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-platform/strata/domain/memory/extract"
 	"github.com/strata-platform/strata/domain/memory/text"
 )
 
@@ -143,6 +144,9 @@ func (s *Store) namesInFull(e *Entity, name, kind string) bool {
 	}
 	if !e.Explicit && e.Type != kind {
 		return false
+	}
+	if extract.HasStateHead(name) && !extract.HasStateHead(e.Name) {
+		return false // "the Acme deal" is a thing of its own, not Acme
 	}
 	n := normName(name)
 	for _, known := range append([]string{e.Name}, e.Aliases...) {

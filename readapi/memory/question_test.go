@@ -128,3 +128,30 @@ func TestMovesSupersedeTheOldValue(t *testing.T) {
 		t.Fatalf("left A for B: %v, want one fact superseded", res)
 	}
 }
+
+// The state of a thing is a fact too: a later memory saying the bug was
+// fixed supersedes the one saying it was open, and "is it still open?"
+// ranks the newest state first although the stale memory repeats the
+// question's words.
+func TestTheNewestStateOfAThingAnswers(t *testing.T) {
+	w := start(t)
+	u := w.register("Ada")
+	open := w.remember(u, "The checkout bug is still open and customers keep hitting it.", map[string]any{"occurred_at": "2026-03-02T09:00:00Z", "importance": 0.9})["memory_id"].(string)
+	res := w.remember(u, "Marco fixed the checkout bug in last night's release.", map[string]any{"occurred_at": "2026-03-05T09:00:00Z", "importance": 0.3})
+	if res["facts_superseded"] != float64(1) {
+		t.Fatalf("remember = %v, want the open state superseded", res)
+	}
+	fixed := res["memory_id"].(string)
+	edges := w.edges(u, "checkout%20bug", "status")
+	if len(edges) != 2 {
+		t.Fatalf("status edges = %v", edges)
+	}
+	ids := w.recall(u, "Is the checkout bug still open?", nil)
+	if len(ids) < 2 || ids[0] != fixed {
+		t.Fatalf("recall = %v, want the fix %s before the stale %s", ids, fixed, open)
+	}
+	deal := w.remember(u, "We lost the Globex deal to a competitor.", map[string]any{"occurred_at": "2026-03-06T09:00:00Z"})["memory_id"].(string)
+	if ids := w.recall(u, "Did the Globex deal close?", nil); len(ids) == 0 || ids[0] != deal {
+		t.Fatalf("recall = %v, want %s", ids, deal)
+	}
+}

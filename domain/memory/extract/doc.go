@@ -30,7 +30,9 @@
 //	              "moved/relocated from A to B", "left A for B": B now, A ended (A a known place)
 //	role          X is a/the ROLE [at Y], works as ROLE, joined Y as ROLE; my role is ROLE
 //	title         X's title is Y
-//	status        X's status is Y
+//	status        X's status is Y; X is part-time, on leave, a contractor; the state of a thing
+//	              (states.go): "the checkout bug was fixed", "the Acme deal closed", "we cancelled
+//	              the Heroku plan", "ticket #42 is still open"
 //	reports_to    X reports to Y; X's manager/boss is Y; Y is my manager
 //	manages       X manages/leads/oversees Y
 //	founded       X founded/co-founded Y; X is the founder of Y; Y was founded by X

@@ -75,6 +75,7 @@ func Extract(text string, opt Options) Result {
 	d := newDoc(text, opt)
 	d.recognise()
 	d.relations()
+	d.states()
 	d.res.Entities = d.entities()
 	return d.res
 }
