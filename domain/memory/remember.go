@@ -72,7 +72,7 @@ func (d *Decision) Remember(in RememberInput, vocab Vocabulary) Remembered {
 			self, selfKind = about.Name, extract.Kind(about.Type)
 		}
 	}
-	found := extract.Extract(in.Content, extract.Options{Self: self, SelfKind: selfKind})
+	found := Facts(in.Content, extract.Options{Self: self, SelfKind: selfKind}, in.Model)
 	names := make([]string, 0, len(found.Entities))
 	for _, m := range found.Entities {
 		names = append(names, m.Name)

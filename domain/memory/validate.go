@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/memory/extract"
 )
 
 // Memory types (the "layer" when filtering).
@@ -79,6 +80,11 @@ type RememberInput struct {
 	Tags       []string
 	Metadata   map[string]any
 	At         time.Time // when it was stated (business time)
+	// Model is a language model's entities and facts for Content, asked
+	// before the decision (nil: none). Remember checks it against the text
+	// and merges it with the offline extractor's (Facts); it is never
+	// recorded as such, only the merged facts are.
+	Model *extract.Result
 }
 
 // Check validates the input and fills defaults left empty.
