@@ -42,6 +42,7 @@ func (d *doc) recognise() {
 			continue
 		}
 		d.selfCands(i)
+		d.petCands(i)
 		d.gazetteerCands(i)
 		d.personCands(i)
 		d.orgCands(i)

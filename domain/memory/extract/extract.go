@@ -74,7 +74,9 @@ func Predicates() []string {
 func Extract(text string, opt Options) Result {
 	d := newDoc(text, opt)
 	d.recognise()
+	d.orgContext()
 	d.relations()
+	d.petFacts()
 	d.states()
 	d.res.Entities = d.entities()
 	return d.res

@@ -193,15 +193,17 @@ func (d *doc) techObj(q, end int, unknown bool) (arg, bool) {
 		return arg{}, false
 	}
 	if m, ok := d.mentionAt(q); ok {
-		if d.ments[m].kind == Tech {
-			return d.existing(m), true
+		if x := d.ments[m]; x.kind == Tech || (x.kind == Org && x.alsoOrg) {
+			return d.existing(m), true // "we use Figma", "we pay for Figma and use it daily"
 		}
 		return arg{}, false
 	}
 	t := d.toks[q]
 	if unknown && d.cover[q] == 0 && t.word && t.capital && !common[t.low] && !d.otherClass(t.low) &&
 		!lex.has(t.low, clsFirst) && (q+1 >= end || !d.toks[q+1].capital) {
-		return d.fresh(q, q+1, t.text, Tech, false), true
+		// A name no list knows that the team uses is, far more often than
+		// not, a vendor's service ("we use Mailgun for receipts").
+		return d.fresh(q, q+1, t.text, Org, false), true
 	}
 	return arg{}, false
 }

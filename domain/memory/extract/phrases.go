@@ -36,6 +36,9 @@ func (d *doc) thingObj(q, end int) (arg, bool) {
 	}
 	if m, ok := d.mentionAt(q); ok {
 		x := d.ments[m]
+		if x.j < end && d.toks[x.j].low == "'s" {
+			return arg{}, false // "building Acme's billing system": the head comes later
+		}
 		if x.j >= end || !d.continues(x.j) {
 			return d.existing(m), true
 		}

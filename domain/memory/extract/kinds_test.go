@@ -1,0 +1,44 @@
+package extract
+
+import (
+	"slices"
+	"testing"
+)
+
+// The sentence decides a name's kind before the lists do.
+func TestKindsFromTheSentence(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"We use Mailgun for transactional email.", []string{"Mailgun/org"}},
+		{"We pay Gusto for payroll.", []string{"Gusto/org"}},
+		{"We pay Datadog $2k a month.", []string{"Datadog/org"}},
+		{"Datadog's sales team called again.", []string{"Datadog/org"}},
+		{"Stripe's API is down.", []string{"Stripe/org"}},
+		{"Notion raised a new round.", []string{"Notion/org"}},
+		{"Linear is the company behind our issue tracker.", []string{"Linear/org"}},
+		{"We signed a contract with Vanta.", []string{"Vanta/org"}},
+		{"Invoice from Figma came in.", []string{"Figma/org"}},
+		{"Twilio charged us twice.", []string{"Twilio/org"}},
+		// Pets are no persons and no companies.
+		{"Our dog Pepper hates the vacuum.", []string{"Pepper/concept"}},
+		{"Pepper, our corgi, turned five.", []string{"Pepper/concept"}},
+		{"We adopted a puppy named Biscuit.", []string{"Biscuit/concept"}},
+		{"Pepper the dog chewed my charger.", []string{"Pepper/concept"}},
+		// The lists still decide where the sentence says nothing.
+		{"We use Figma for design.", []string{"Figma/tech"}},
+		{"We moved from Heroku to Fly.io.", []string{"Heroku/tech", "Fly.io/tech"}},
+		{"I met Pepper Potts today.", []string{"Pepper Potts/person"}},
+		{"Alice is building Acme's new billing system.", []string{"Alice/person", "Acme/org"}},
+	}
+	for _, c := range cases {
+		if got := ents(Extract(c.text, Options{Self: "user"})); !slices.Equal(got, c.want) {
+			t.Errorf("%q: entities %q, want %q", c.text, got, c.want)
+		}
+	}
+	r := Extract("My cat Miso sleeps on the keyboard.", Options{Self: "user"})
+	if got := rels(r.Relations); !slices.Equal(got, []string{"user owns Miso"}) {
+		t.Errorf("pet relations %q", got)
+	}
+}
