@@ -7,11 +7,14 @@ import (
 )
 
 // Remember validates in and records it in user's store (or merges it into
-// a near-duplicate). The read model reflects it when Remember returns.
+// a near-duplicate), with the facts of the configured model extractor, if
+// any, merged into the offline extractor's. The read model reflects it
+// when Remember returns.
 func (s *Service) Remember(ctx context.Context, user string, in memory.RememberInput) (memory.Remembered, error) {
 	if err := in.Check(s.clock.Now()); err != nil {
 		return memory.Remembered{}, err
 	}
+	s.askModel(ctx, &in) // before the lock: no one waits for the model but this caller
 	v, err := s.run(ctx, user, func(d *memory.Decision) (any, error) {
 		return d.Remember(in, s.cfg.Vocabulary), nil
 	})
@@ -30,6 +33,7 @@ func (s *Service) RememberMany(ctx context.Context, user string, ins []memory.Re
 			return nil, err
 		}
 	}
+	s.askModelAll(ctx, ins)
 	v, err := s.run(ctx, user, func(d *memory.Decision) (any, error) {
 		out := make([]memory.Remembered, len(ins))
 		for i, in := range ins {

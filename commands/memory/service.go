@@ -21,6 +21,7 @@ import (
 
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
+	"github.com/strata-platform/strata/domain/memory/extract"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 )
@@ -44,7 +45,24 @@ type Config struct {
 	// BatchTimeout bounds one group commit (30 s when 0). A batch is not
 	// cancelled when the request that leads it goes away.
 	BatchTimeout time.Duration
+	// Extractor, when set, is asked for each memory's entities and facts
+	// before the user's lock is taken (readapi/memory/llm); its answer is
+	// checked and merged with the offline extractor's. Nil: offline only.
+	Extractor ModelExtractor
+	// ExtractTimeout bounds one Extractor call (DefaultExtractTimeout when
+	// 0); a call that fails or runs over leaves the offline facts.
+	ExtractTimeout time.Duration
 }
+
+// ModelExtractor extracts a memory's entities and facts with a language
+// model; first-person facts have the subject memory.ModelSelf.
+type ModelExtractor interface {
+	ExtractFacts(ctx context.Context, text string) (extract.Result, error)
+}
+
+// DefaultExtractTimeout bounds a model extraction when
+// Config.ExtractTimeout is 0.
+const DefaultExtractTimeout = 10 * time.Second
 
 // Service runs the memory commands.
 type Service struct {
@@ -64,6 +82,9 @@ func New(store *eventstore.Store, keys *shred.KeyRing, clock kernel.Clock, log *
 	}
 	if cfg.BatchTimeout <= 0 {
 		cfg.BatchTimeout = 30 * time.Second
+	}
+	if cfg.ExtractTimeout <= 0 {
+		cfg.ExtractTimeout = DefaultExtractTimeout
 	}
 	cache, err := lru.New[string, *userEntry](cfg.CacheSize)
 	if err != nil {

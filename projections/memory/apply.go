@@ -58,6 +58,8 @@ func (b *batch) apply(ctx context.Context, ev kernel.Event) error {
 	case *memory.EdgeRetracted:
 		return b.edgeChanged(ctx, e.UserID, `DELETE FROM edges WHERE edge_id = $1
 			RETURNING COALESCE(memory_id, '')`, e.EdgeID)
+	case *memory.EntitiesMerged:
+		return b.entitiesMerged(ctx, e)
 	}
 	return nil
 }
@@ -99,10 +101,12 @@ func (b *batch) forgotten(ctx context.Context, e *memory.MemoryForgotten) error 
 		return err
 	}
 	// The entities it named are seen as if it had never been stated (as a
-	// rebuild, which cannot read it any more, sees them).
+	// rebuild, which cannot read it any more, sees them); a survivor of
+	// merges was recognized from recognized_at to last_recognized_at.
 	if err := b.exec(ctx, `WITH named AS (DELETE FROM mentions WHERE memory_id = $1 RETURNING entity_id)
 		UPDATE entities e SET memory_count = memory_count - 1,
-			first_seen = LEAST(e.recognized_at, s.first), last_seen = GREATEST(e.recognized_at, s.last)
+			first_seen = LEAST(e.recognized_at, s.first),
+			last_seen = GREATEST(COALESCE(e.last_recognized_at, e.recognized_at), s.last)
 		FROM named n LEFT JOIN LATERAL (SELECT min(m.created_at) AS first, max(m.created_at) AS last
 			FROM mentions o JOIN memories m ON m.memory_id = o.memory_id
 			WHERE o.entity_id = n.entity_id AND o.memory_id <> $1) s ON true
@@ -132,7 +136,7 @@ func (b *batch) entityDeleted(ctx context.Context, e *memory.EntityDeleted) erro
 	if err := b.exec(ctx, `DELETE FROM edges WHERE subject_id = $1 OR object_id = $1`, e.EntityID); err != nil {
 		return err
 	}
-	return b.exec(ctx, `DELETE FROM entities WHERE entity_id = $1`, e.EntityID)
+	return b.exec(ctx, `DELETE FROM entities WHERE entity_id = $1 OR merged_into = $1`, e.EntityID)
 }
 
 // edgeChanged runs q on one edge and stamps the memory that stated it.

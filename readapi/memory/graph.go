@@ -7,8 +7,6 @@ import (
 
 	"github.com/gorilla/mux"
 
-	"github.com/google/uuid"
-
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/readapi/httpx"
@@ -102,15 +100,9 @@ func (a *API) timeline(w http.ResponseWriter, r *http.Request, c caller) {
 func (a *API) entities(w http.ResponseWriter, r *http.Request, c caller) {
 	q := r.URL.Query()
 	user := c.UserID
-	if v := q.Get("user_id"); v != "" {
-		if _, err := uuid.Parse(v); err != nil {
-			httpx.WriteError(w, r, kernel.Invalid("user_id", "uuid", "user_id must be a UUID"))
-			return
-		}
-		if v != c.UserID {
-			httpx.WriteError(w, r, kernel.Forbidden("a memory store is private: user_id may only name the caller"))
-			return
-		}
+	if err := ownStore(q.Get("user_id"), c); err != nil {
+		httpx.WriteError(w, r, err)
+		return
 	}
 	typ := q.Get("entity_type")
 	if typ != "" && !memory.ValidEntityType(typ) {

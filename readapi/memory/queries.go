@@ -39,13 +39,15 @@ func scanEntity(row interface{ Scan(...any) error }) (entityRow, error) {
 
 // resolveEntity resolves ref (an entity id, a name or an alias, ignoring
 // case and runs of white space) in user's graph; another user's entity is
-// not found.
+// not found. An entity merged into another resolves to its survivor.
 func (a *API) resolveEntity(ctx context.Context, user, ref string) (entityRow, error) {
 	name := strings.ToLower(strings.Join(strings.Fields(ref), " "))
 	row := a.db.QueryRowContext(ctx, `SELECT `+entityColumns+` FROM `+proj.Schema+`.entities
-		WHERE user_id = $1 AND (entity_id = $2 OR lower(name) = $3
-			OR EXISTS (SELECT 1 FROM unnest(aliases) al WHERE lower(al) = $3))
-		ORDER BY entity_id = $2 DESC, lower(name) = $3 DESC, memory_count DESC LIMIT 1`, user, ref, name)
+		WHERE user_id = $1 AND entity_id = (SELECT COALESCE(merged_into, entity_id) FROM `+proj.Schema+`.entities
+			WHERE user_id = $1 AND (entity_id = $2 OR lower(name) = $3
+				OR EXISTS (SELECT 1 FROM unnest(aliases) al WHERE lower(al) = $3))
+			ORDER BY entity_id = $2 DESC, merged_into IS NULL DESC, lower(name) = $3 DESC, memory_count DESC LIMIT 1)`,
+		user, ref, name)
 	e, err := scanEntity(row)
 	if errors.Is(err, stdsql.ErrNoRows) {
 		return e, memory.NotFound("entity", ref)
@@ -55,7 +57,7 @@ func (a *API) resolveEntity(ctx context.Context, user, ref string) (entityRow, e
 
 func (a *API) entityList(ctx context.Context, user, typ string, limit int) ([]entityRow, error) {
 	rows, err := a.db.QueryContext(ctx, `SELECT `+entityColumns+` FROM `+proj.Schema+`.entities
-		WHERE user_id = $1 AND ($2 = '' OR entity_type = $2)
+		WHERE user_id = $1 AND ($2 = '' OR entity_type = $2) AND merged_into IS NULL
 		ORDER BY memory_count DESC, entity_id LIMIT $3`, user, typ, limit)
 	if err != nil {
 		return nil, err

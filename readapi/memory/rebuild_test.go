@@ -19,8 +19,8 @@ func (w *world) snapshot() string {
 	for _, q := range []string{
 		`SELECT memory_id, user_id, namespace, memory_type, importance, COALESCE(entity_id, ''), content,
 			array_to_string(variants, '|'), array_to_string(tags, '|'), metadata::text, created_at FROM rm_memory_v1.memories ORDER BY 1`,
-		`SELECT entity_id, name, entity_type, array_to_string(aliases, '|'), memory_count, first_seen, last_seen
-			FROM rm_memory_v1.entities ORDER BY 1`,
+		`SELECT entity_id, name, entity_type, array_to_string(aliases, '|'), memory_count, first_seen, last_seen,
+			recognized_at, COALESCE(last_recognized_at::text, ''), COALESCE(merged_into, '') FROM rm_memory_v1.entities ORDER BY 1`,
 		`SELECT memory_id, entity_id FROM rm_memory_v1.mentions ORDER BY 1, 2`,
 		`SELECT edge_id, subject_id, predicate, object_id, confidence, exclusive, valid_from, COALESCE(valid_until::text, ''),
 			status, COALESCE(memory_id, '') FROM rm_memory_v1.edges ORDER BY 1`,

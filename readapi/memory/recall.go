@@ -183,7 +183,8 @@ func (a *API) askedFacts(ctx context.Context, user string, q *search.Query) erro
 
 // entityIDs resolves names (case and white space ignored) to the user's
 // entities in at most two queries: exact names through the name index, then
-// aliases for the names left. Names of no entity are skipped.
+// aliases for the names left. Names of no entity are skipped; the name of
+// an entity merged into another is the survivor's.
 func (a *API) entityIDs(ctx context.Context, user string, names []string) ([]string, error) {
 	if len(names) == 0 {
 		return nil, nil
@@ -212,8 +213,9 @@ func (a *API) entityIDs(ctx context.Context, user string, names []string) ([]str
 		}
 		return rows.Err()
 	}
-	err := lookup(`SELECT lower(name), entity_id FROM `+proj.Schema+`.entities
-		WHERE user_id = $1 AND lower(name) = ANY($2::text[]) ORDER BY memory_count DESC, entity_id`, want)
+	err := lookup(`SELECT lower(name), COALESCE(merged_into, entity_id) FROM `+proj.Schema+`.entities
+		WHERE user_id = $1 AND lower(name) = ANY($2::text[])
+		ORDER BY merged_into IS NULL DESC, memory_count DESC, entity_id`, want)
 	if err != nil {
 		return nil, err
 	}
@@ -224,9 +226,9 @@ func (a *API) entityIDs(ctx context.Context, user string, names []string) ([]str
 		}
 	}
 	if len(rest) > 0 {
-		err = lookup(`SELECT n, e.entity_id FROM unnest($2::text[]) n
+		err = lookup(`SELECT n, COALESCE(e.merged_into, e.entity_id) FROM unnest($2::text[]) n
 			JOIN `+proj.Schema+`.entities e ON e.user_id = $1 AND EXISTS (SELECT 1 FROM unnest(e.aliases) al WHERE lower(al) = n)
-			ORDER BY e.memory_count DESC, e.entity_id`, rest)
+			ORDER BY e.merged_into IS NULL DESC, e.memory_count DESC, e.entity_id`, rest)
 		if err != nil {
 			return nil, err
 		}

@@ -22,6 +22,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(m+"/entities", a.need(rd, a.entities)).Methods(get)
 	r.Handle(m+"/entities/{entity_id}/timeline", a.need(rd, a.timeline)).Methods(get)
 	r.Handle(m+"/entities/{entity_id}", a.need(wr, a.deleteEntity)).Methods(del)
+	r.Handle(m+"/entities/{entity_id}/merge", a.need(wr, a.mergeEntity)).Methods(post)
 	r.Handle(m+"/reflect/{entity_id}", a.need(rd, a.reflect)).Methods(post)
 	r.Handle(m+"/reflect", a.need(rd, a.reflect)).Methods(post)
 	r.Handle(m+"/profile/{entity_id}", a.need(rd, a.profile)).Methods(get)

@@ -71,6 +71,9 @@ func TestOAuthTokensNeedTheMemoryScopes(t *testing.T) {
 		{writeOnly, "POST", "/remember", remember, 200},
 		{writeOnly, "POST", "/recall", recall, 403},
 		{writeOnly, "POST", "/process", `{"messages":[{"role":"user","content":"I work at Initech as a tester."}]}`, 200},
+		{writeOnly, "POST", "/relate", `{"subject":"Ann Ito","predicate":"knows","object":"Bea Moss"}`, 200},
+		{readOnly, "POST", "/entities/Bea%20Moss/merge", `{"into":"Ann Ito"}`, 403},
+		{writeOnly, "POST", "/entities/Bea%20Moss/merge", `{"into":"Ann Ito"}`, 200},
 		{none, "POST", "/remember", remember, 403},
 		{none, "POST", "/recall", recall, 403},
 	} {

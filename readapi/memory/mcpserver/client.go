@@ -107,6 +107,13 @@ func (h *HTTP) Context(ctx context.Context, in ContextArgs) (ContextResult, erro
 	return out, h.call(ctx, http.MethodPost, "/context", in, &out)
 }
 
+// MergeEntities calls POST /entities/{entity_id}/merge.
+func (h *HTTP) MergeEntities(ctx context.Context, in MergeArgs) (MergeResult, error) {
+	var out MergeResult
+	return out, h.call(ctx, http.MethodPost, "/entities/"+url.PathEscape(in.EntityID)+"/merge",
+		map[string]string{"into": in.Into}, &out)
+}
+
 // maxAnswer bounds an answer the backend reads.
 const maxAnswer = 16 << 20
 

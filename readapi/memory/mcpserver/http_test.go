@@ -21,7 +21,7 @@ func TestToolsOverStreamableHTTP(t *testing.T) {
 	exercise(t, func() *mcp.ClientSession { return connect(t, w.api.URL+mcpserver.Path, u.bearer) })
 }
 
-func TestListsTheEightToolsWithSchemasAndHints(t *testing.T) {
+func TestListsTheNineToolsWithSchemasAndHints(t *testing.T) {
 	w := start(t)
 	u := w.register("Ada")
 	cs := connect(t, w.api.URL+mcpserver.Path, w.apiKey(u))
@@ -30,9 +30,10 @@ func TestListsTheEightToolsWithSchemasAndHints(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]bool{"remember": false, "recall": true, "forget": false, "relate": false, "reflect": true,
-		"profile": true, "timeline": true, "context": true} // name -> read-only
+		"profile": true, "timeline": true, "context": true, "merge_entities": false} // name -> read-only
 	required := map[string]string{"remember": "content", "recall": "query", "forget": "memory_id", "relate": "predicate",
-		"reflect": "entity_id", "profile": "entity_id", "timeline": "entity_id", "context": "query"}
+		"reflect": "entity_id", "profile": "entity_id", "timeline": "entity_id", "context": "query",
+		"merge_entities": "into"}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools, want %d", len(res.Tools), len(want))
 	}
@@ -45,7 +46,7 @@ func TestListsTheEightToolsWithSchemasAndHints(t *testing.T) {
 			t.Fatalf("%s: annotations %+v, want read-only %v", tool.Name, tool.Annotations, ro)
 		}
 		destructive := tool.Annotations.DestructiveHint != nil && *tool.Annotations.DestructiveHint
-		if destructive != (tool.Name == "forget") {
+		if destructive != (tool.Name == "forget" || tool.Name == "merge_entities") {
 			t.Fatalf("%s: destructive hint %v", tool.Name, destructive)
 		}
 		schema, _ := tool.InputSchema.(map[string]any)

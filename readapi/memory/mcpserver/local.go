@@ -24,6 +24,7 @@ type Backend interface {
 	Profile(ctx context.Context, entity string) (Profile, error)
 	Timeline(ctx context.Context, entity string) (Timeline, error)
 	Context(ctx context.Context, in ContextArgs) (ContextResult, error)
+	MergeEntities(ctx context.Context, in MergeArgs) (MergeResult, error)
 }
 
 // Local is the in-process Backend: it reads through the memory API and
@@ -154,6 +155,11 @@ func (l *Local) Context(ctx context.Context, in ContextArgs) (ContextResult, err
 		return ContextResult{}, err
 	}
 	return l.api.Context(ctx, l.user, req)
+}
+
+// MergeEntities merges one of the user's entities into another.
+func (l *Local) MergeEntities(ctx context.Context, in MergeArgs) (MergeResult, error) {
+	return l.api.MergeEntities(ctx, l.user, memory.MergeInput{Entity: in.EntityID, Into: in.Into})
 }
 
 // convert re-reads a REST answer as the tool's output type through its

@@ -1,6 +1,7 @@
 package mcpserver_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,6 +75,34 @@ func exercise(t *testing.T, open func() *mcp.ClientSession) {
 			t.Fatalf("reflect = %+v", rf)
 		}
 		refused(t, s1, "timeline", map[string]any{"entity_id": "Nobody Atall"}, "not_found")
+	})
+
+	t.Run("merge_entities makes two entities one", func(t *testing.T) {
+		var ada mcpserver.Timeline
+		call(t, s1, "timeline", map[string]any{"entity_id": "Ada Lovelace"}, &ada)
+		var r mcpserver.RelateResult
+		call(t, s1, "relate", map[string]any{"subject": "Augusta King", "predicate": "works_at",
+			"object": "Babbage Labs", "valid_from": "2025-09-01T00:00:00Z"}, &r)
+		if r.SubjectID == ada.EntityID {
+			t.Fatalf("Augusta King is Ada Lovelace already: %+v", r)
+		}
+		var m mcpserver.MergeResult
+		call(t, s1, "merge_entities", map[string]any{"entity_id": "augusta king", "into": "Ada Lovelace"}, &m)
+		if m.EntityID != ada.EntityID || m.Name != "Ada Lovelace" || len(m.Merged) != 1 || m.Merged[0] != r.SubjectID ||
+			m.FactsSuperseded != 1 || !slices.Contains(m.Aliases, "Augusta King") {
+			t.Fatalf("merge_entities = %+v", m)
+		}
+		var tl mcpserver.Timeline
+		call(t, s2, "timeline", map[string]any{"entity_id": r.SubjectID}, &tl)
+		if tl.EntityID != ada.EntityID || len(tl.Edges) != 3 || tl.Edges[1].Status != "superseded" ||
+			tl.Edges[1].ValidUntil == nil || !tl.Edges[1].ValidUntil.Equal(r.ValidFrom) ||
+			tl.Edges[2].Object != "Babbage Labs" || tl.Edges[2].Status != "current" {
+			t.Fatalf("timeline of the merged id = %+v", tl)
+		}
+		refused(t, s1, "merge_entities", map[string]any{"entity_id": "Augusta King", "into": "ada lovelace"},
+			"into", "distinct")
+		refused(t, s1, "merge_entities", map[string]any{"entity_id": "Nobody Atall", "into": "Ada Lovelace"}, "not_found")
+		refused(t, s1, "merge_entities", map[string]any{"entity_id": "Ada Lovelace", "into": ""}, "into", "required")
 	})
 
 	t.Run("context stays within max_tokens", func(t *testing.T) {

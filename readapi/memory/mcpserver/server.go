@@ -1,8 +1,8 @@
 // Package mcpserver serves the memory service (v2) as a Model Context
-// Protocol server: the tools remember, recall, forget, relate, reflect,
-// profile, timeline and context, with typed inputs (JSON schemas inferred
-// from the argument types) and structured outputs that mirror the REST
-// answers.
+// Protocol server: the tools remember, recall, forget, relate,
+// merge_entities, reflect, profile, timeline and context, with typed inputs
+// (JSON schemas inferred from the argument types) and structured outputs
+// that mirror the REST answers.
 //
 // The tools act through a Backend: in process over the memory API (the
 // platform API's /mcp route, Handler) or as an HTTP client of the REST
@@ -66,7 +66,7 @@ type server struct {
 	log     *slog.Logger
 }
 
-// NewServer returns an MCP server with the eight memory tools. It speaks
+// NewServer returns an MCP server with the nine memory tools. It speaks
 // the session-based protocol versions only (up to 2025-11-25), because the
 // tools' defaults are scoped to the MCP session.
 func NewServer(opts Options) *mcp.Server {
@@ -90,9 +90,10 @@ func NewServer(opts Options) *mcp.Server {
 }
 
 const instructions = "Long-term memory for this user. remember stores what is worth keeping; recall finds memories " +
-	"by meaning; relate records facts between entities; timeline, profile and reflect describe an entity; context " +
-	"writes a token-bounded summary of relevant memories. By default remember and recall use this session's " +
-	"namespace (session:<id>); pass namespace \"global\" or allow_cross_namespace true to reach beyond it."
+	"by meaning; relate records facts between entities; merge_entities makes two entities one; timeline, profile " +
+	"and reflect describe an entity; context writes a token-bounded summary of relevant memories. By default " +
+	"remember and recall use this session's namespace (session:<id>); pass namespace \"global\" or " +
+	"allow_cross_namespace true to reach beyond it."
 
 // sessionVersions lists the SDK's protocol versions that have sessions
 // (before 2026-07-28, which drops them).

@@ -6,7 +6,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// annotations of the tools: reads, additive writes, and forget.
+// annotations of the tools: reads, additive writes, forget, and merges.
 func readOnly(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, ReadOnlyHint: true, OpenWorldHint: ptr(false)}
 }
@@ -19,9 +19,15 @@ func destructive(title string) *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(true), IdempotentHint: true, OpenWorldHint: ptr(false)}
 }
 
+// rewriting is a write that changes what is there without deleting it (a
+// merge): not additive, and a second call does something else (or fails).
+func rewriting(title string) *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{Title: title, DestructiveHint: ptr(true), OpenWorldHint: ptr(false)}
+}
+
 func ptr[T any](v T) *T { return &v }
 
-// addTools registers the eight memory tools on srv.
+// addTools registers the nine memory tools on srv.
 func (s *server) addTools(srv *mcp.Server) {
 	add(srv, s, &mcp.Tool{Name: "remember", Annotations: additive("Remember"),
 		Description: "Store a memory for later recall. Entities and facts in it are extracted into the entity graph; " +
@@ -65,6 +71,20 @@ func (s *server) addTools(srv *mcp.Server) {
 			"superseded fact stays in the timeline."},
 		ScopeWrite, func(ctx context.Context, b Backend, _ string, in RelateArgs) (RelateResult, error) {
 			return b.Relate(ctx, in)
+		})
+	add(srv, s, &mcp.Tool{Name: "merge_entities", Annotations: rewriting("Merge entities"),
+		Description: "Merge two entities that are one thing (e.g. 'Dana W.' into 'Dana Whitfield'): entity_id's names " +
+			"become aliases of into, its memories and facts become into's, and its id resolves to into from then on. " +
+			"into keeps its name and type; its timelines are settled again (two current employers become one current " +
+			"and one superseded). Nothing is deleted from the history."},
+		ScopeWrite, func(ctx context.Context, b Backend, _ string, in MergeArgs) (MergeResult, error) {
+			if err := required("entity_id", in.EntityID); err != nil {
+				return MergeResult{}, err
+			}
+			if err := required("into", in.Into); err != nil {
+				return MergeResult{}, err
+			}
+			return b.MergeEntities(ctx, in)
 		})
 	add(srv, s, &mcp.Tool{Name: "reflect", Annotations: readOnly("Reflect"),
 		Description: "A few sentences on an entity: what is currently and was formerly true of it, its recurring " +

@@ -54,6 +54,17 @@ type EntityArgs struct {
 	EntityID string `json:"entity_id" jsonschema:"The entity: an entity id or a name or alias, ignoring case."`
 }
 
+// MergeArgs is the merge_entities tool's input: the REST route's path
+// entity and body.
+type MergeArgs struct {
+	EntityID string `json:"entity_id" jsonschema:"The entity to merge away (a duplicate such as 'Dana W.'): an entity id or a name or alias. Its id and names resolve to the survivor afterwards."`
+	Into     string `json:"into" jsonschema:"The entity that survives, e.g. 'Dana Whitfield': an entity id or a name or alias. It keeps its name and type and gains the other's names, memories and facts."`
+}
+
+// MergeResult is what merge_entities answers (the REST answer): the
+// survivor, the merged id, and what settling its timelines changed.
+type MergeResult = readmemory.MergeResult
+
 // ContextArgs is the context tool's input; its JSON is the REST /context
 // body's.
 type ContextArgs struct {

@@ -44,6 +44,14 @@ func Mount(t testing.TB, e *identitytest.Env, keys *shred.KeyRing) *readmemory.A
 // its other fields are ignored.
 func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, extra readmemory.Config) *readmemory.API {
 	t.Helper()
+	return MountTuned(t, e, keys, extra, nil)
+}
+
+// MountTuned is MountWith with the command service's configuration passed
+// through tune (a model Extractor, its timeout) before the service starts.
+func MountTuned(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, extra readmemory.Config,
+	tune func(*cmd.Config)) *readmemory.API {
+	t.Helper()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	runner, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger,
 		projections.Config{PollInterval: 5 * time.Millisecond}, projmemory.Projector{Keys: keys})
@@ -60,7 +68,11 @@ func MountWith(t testing.TB, e *identitytest.Env, keys *shred.KeyRing, extra rea
 		defer cancel()
 		return runner.WaitFor(wctx, key, projmemory.Name)
 	}
-	svc := cmd.New(e.Store, keys, e.Clock, logger, cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()})
+	cfg := cmd.Config{Wait: wait, Vocabulary: memory.NewVocabulary()}
+	if tune != nil {
+		tune(&cfg)
+	}
+	svc := cmd.New(e.Store, keys, e.Clock, logger, cfg)
 	return readmemory.Routes(e.Router, readmemory.Config{Service: svc, DB: e.DB, Auth: e.Auth, Embedder: extra.Embedder,
 		Writer: extra.Writer})
 }
