@@ -88,9 +88,12 @@ func resolve(c Config) settings {
 		nsBoost:      c.NamespaceBoost,
 		synonyms:     c.Synonyms,
 		embedder:     c.Embedder,
-		lexicon:      c.Lexicon,
+		lexicon:      kindLexicon{voc: c.Vocabulary, base: c.Lexicon},
 		annAbove:     c.ApproximateAbove,
 		abbrevPairs:  c.Abbreviations,
+	}
+	if c.Vocabulary == nil {
+		s.lexicon = kindLexicon{voc: builtinVocabulary, base: c.Lexicon}
 	}
 	if s.abbrevPairs == nil {
 		s.abbrevPairs = BuiltinAbbreviations()

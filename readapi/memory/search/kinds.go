@@ -37,26 +37,57 @@ func kindTerms(lex Lexicon, toks []text.Token, seen map[string]bool, out []strin
 			}
 		}
 	}
+	vk, _ := lex.(kindLexicon)
+	named := func(word string) { // a capitalised word: the vocabulary's kinds only
+		if vk.voc == nil {
+			return
+		}
+		for _, k := range vk.nameKinds(word) {
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, kindMark+k)
+			}
+		}
+	}
 	for i, t := range toks {
 		if t.Capitalised || t.Number {
+			named(t.Word)
+		} else {
+			add(t.Word)
+		}
+		if i == 0 {
 			continue
 		}
-		add(t.Word)
-		if i > 0 && !toks[i-1].Capitalised && !toks[i-1].Number {
-			add(toks[i-1].Word + "_" + t.Word)
+		if i >= 2 {
+			named(toks[i-2].Word + "_" + t.Word) // "new backend engineer"
+		}
+		pair := toks[i-1].Word + "_" + t.Word
+		if !toks[i-1].Capitalised && !toks[i-1].Number && !t.Capitalised && !t.Number {
+			add(pair)
+		} else {
+			named(pair) // "Series A", "AWS bill"
 		}
 	}
 	return out
 }
 
-// queryKind returns the kind term a query word asks for ("animals" →
-// "^animal"), or "".
-func queryKind(lex Lexicon, t text.Token) string {
-	if lex == nil || t.Capitalised || t.Number {
-		return ""
+// queryKinds returns the kind terms a query word asks for: WordNet's
+// ("animals" → "^animal") and the vocabulary's ("Hiring" → "^hiring",
+// whatever the case).
+func queryKinds(lex Lexicon, t text.Token) []string {
+	if lex == nil {
+		return nil
 	}
-	if l, _ := lex.Kinds(t.Word); l != "" {
-		return kindMark + l
+	var out []string
+	if !t.Capitalised && !t.Number {
+		if l, _ := lex.Kinds(t.Word); l != "" {
+			out = append(out, kindMark+l)
+		}
 	}
-	return ""
+	if vk, ok := lex.(kindLexicon); ok && vk.voc != nil {
+		if k := vk.queryName(t.Word); k != "" && !contains(out, kindMark+k) {
+			out = append(out, kindMark+k)
+		}
+	}
+	return out
 }

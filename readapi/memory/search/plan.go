@@ -41,9 +41,7 @@ func origSpec(toks []text.Token, lex Lexicon) spec {
 		if !seen[t.Stem] {
 			seen[t.Stem] = true
 			g := group{alts: []string{t.Stem}, w: 1}
-			if k := queryKind(lex, t); k != "" {
-				g.alts = append(g.alts, k)
-			}
+			g.alts = append(g.alts, queryKinds(lex, t)...)
 			sp.groups = append(sp.groups, g)
 		}
 	}

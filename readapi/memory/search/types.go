@@ -158,6 +158,10 @@ type Config struct {
 	// Lexicon, when set, indexes the kinds of documents' nouns and lets a
 	// query noun match its members (see the package documentation).
 	Lexicon Lexicon
+	// Vocabulary is founders' vocabulary as kind relations, used with or
+	// without a Lexicon; nil means BuiltinVocabularyEntries, an empty
+	// Vocabulary none.
+	Vocabulary *Vocabulary
 	// ApproximateAbove is how many embedded documents an index holds before
 	// its dense neighbours come from an HNSW graph instead of an exact scan;
 	// 0 means DefaultApproximateAbove, a negative value never.
