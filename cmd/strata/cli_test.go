@@ -196,7 +196,7 @@ func TestUsageErrorsExitTwoAndNameTheProblem(t *testing.T) {
 	}
 	for name, bad := range map[string]string{"STRATA_MAX_BODY_BYTES": "lots", "STRATA_PG_SHARED_BUFFERS": "1GB; DROP",
 		"STRATA_EMBEDDINGS_URL": "ftp://models.example", "STRATA_LLM_URL": "models.example",
-		"STRATA_WORDNET_DIR": "/nonexistent/wordnet"} {
+		"STRATA_WORDNET_DIR": "/nonexistent/wordnet", "STRATA_MEMORY_LLM_EXTRACT": "maybe"} {
 		if _, errOut, code := (cli{t: t, env: map[string]string{name: bad}}).run("version"); code != 2 || !strings.Contains(errOut, name) {
 			t.Errorf("bad %s: exit %d, %q", name, code, errOut)
 		}

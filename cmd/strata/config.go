@@ -54,6 +54,10 @@ type Config struct {
 	// memory contexts and reflections (STRATA_LLM_URL, _MODEL, _API_KEY);
 	// an empty URL keeps them extractive.
 	LLM llm.Config
+	// MemoryLLMExtract has the LLM endpoint extract each memory's entities
+	// and facts too, merged with the offline extractor's: on when
+	// STRATA_LLM_URL is set, unless STRATA_MEMORY_LLM_EXTRACT is off.
+	MemoryLLMExtract bool
 	// Social is social sign-in (STRATA_CODEHOST_*, STRATA_NETWORK_*): a
 	// provider without a client id and secret answers 503.
 	Social cmdidentity.SocialConfig
@@ -177,6 +181,13 @@ func loadConfig(env map[string]string) (Config, error) {
 		if _, err := llm.New(c.LLM); err != nil {
 			return c, fmt.Errorf("STRATA_LLM_URL: %w", err)
 		}
+	}
+	switch v := strings.ToLower(get("STRATA_MEMORY_LLM_EXTRACT", "on")); v {
+	case "on", "true", "1":
+		c.MemoryLLMExtract = c.LLM.URL != ""
+	case "off", "false", "0":
+	default:
+		return c, fmt.Errorf("STRATA_MEMORY_LLM_EXTRACT: want on or off, got %q", v)
 	}
 	c.Social.Codehost.ClientID = get("STRATA_CODEHOST_CLIENT_ID", "")
 	c.Social.Codehost.ClientSecret = get("STRATA_CODEHOST_CLIENT_SECRET", "")

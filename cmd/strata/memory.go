@@ -31,15 +31,23 @@ func (c *command) keyRing() (*shred.KeyRing, error) {
 }
 
 // startMemory builds the memory service: read-your-writes through its
-// projector, bounded by STRATA_READ_WAIT_MS.
+// projector, bounded by STRATA_READ_WAIT_MS; with STRATA_LLM_URL (and
+// STRATA_MEMORY_LLM_EXTRACT not off) the model extracts facts too.
 func startMemory(_ context.Context, app *App) error {
 	wait := func(ctx context.Context, key eventstore.Key) error {
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
 		defer cancel()
 		return app.Runner.WaitFor(wctx, key, projmemory.Name)
 	}
-	app.Memory = cmdmemory.New(app.Store, app.Keys, app.Clock, app.Logger, cmdmemory.Config{Wait: wait,
-		Vocabulary: memory.NewVocabulary(app.Config.MemorySingleValued...)})
+	cfg := cmdmemory.Config{Wait: wait, Vocabulary: memory.NewVocabulary(app.Config.MemorySingleValued...)}
+	if app.Config.MemoryLLMExtract {
+		if x, err := llm.New(app.Config.LLM); err == nil { // checked when the configuration was read
+			cfg.Extractor = x
+			app.Logger.Info("memory facts are extracted by a language model too, merged with the offline extractor's",
+				"url", app.Config.LLM.URL, "model", x.Model())
+		}
+	}
+	app.Memory = cmdmemory.New(app.Store, app.Keys, app.Clock, app.Logger, cfg)
 	return nil
 }
 
