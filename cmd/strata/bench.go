@@ -12,7 +12,9 @@ import (
 	"github.com/strata-platform/strata/readapi/oauth/oauthbench"
 )
 
-// bench runs `strata bench eventstore|identity|oauth|captable|community|memory [--quick]`:
+// bench runs `strata bench eventstore|identity|oauth|captable|community|memory [--quick]`
+// (`strata bench memory --extraction`: the memory bench's extraction
+// figures alone, without a database):
 // the measurements of eventstore/storebench (or of the identity context, the
 // OAuth provider, the cap table, community events or the memory service), in
 // a scratch database created on the configured server (DATABASE_URL or the
@@ -28,10 +30,17 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	}
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
+	extraction := fs.Bool("extraction", false, "bench memory: only the extraction figures (no database, a second)")
 	if rest, err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("%w: bench %s takes no positional arguments", errUsage, args[0])
+	}
+	if *extraction {
+		if args[0] != "memory" {
+			return fmt.Errorf("%w: bench %s: --extraction is a flag of bench memory", errUsage, args[0])
+		}
+		return c.benchExtraction(ctx)
 	}
 	opts := storebench.Full()
 	if *quick {

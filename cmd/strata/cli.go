@@ -39,6 +39,8 @@ Usage:
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
   strata bench eventstore|identity|oauth|captable|community|memory [--quick]
                                    measure the event store against raw PostgreSQL on the same server
+  strata bench memory --extraction
+                                   only the memory bench's extraction precision and recall (no database)
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id

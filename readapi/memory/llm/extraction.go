@@ -55,12 +55,15 @@ func extractSchema() map[string]any {
 
 // ExtractAnswer is the JSON an extraction request asks for.
 type ExtractAnswer struct {
-	Entities []struct {
-		Name string `json:"name"`
-		Kind string `json:"kind"`
-	} `json:"entities"`
-	Relations []ExtractFact `json:"relations"`
-	Ended     []ExtractFact `json:"ended"`
+	Entities  []ExtractEntity `json:"entities"`
+	Relations []ExtractFact   `json:"relations"`
+	Ended     []ExtractFact   `json:"ended"`
+}
+
+// ExtractEntity is one entity of an ExtractAnswer.
+type ExtractEntity struct {
+	Name string `json:"name"`
+	Kind string `json:"kind"`
 }
 
 // ExtractFact is one fact of an ExtractAnswer.

@@ -20,6 +20,11 @@
 //     /context's token budget (every answer within max_tokens), and
 //     remember under concurrent writers with read-your-writes (baseline:
 //     a plain eventstore Append of one event of the same sealed size).
+//  4. Extraction (extraction.go, no database): entity, relation and
+//     ended-fact precision, recall and F1 on a hand-labelled set of
+//     sentences (corpus/extraction.jsonl), for the offline extractor and
+//     for offline+model, the model being a scripted loopback server
+//     (`strata bench memory --extraction` runs this step alone).
 //
 // The engine is never told anything about the corpus labels: the bench
 // only measures. `strata bench memory` runs it in a scratch database.
@@ -218,7 +223,13 @@ func Run(ctx context.Context, o Options) (Report, error) {
 		}
 		rep.Figures = append(rep.Figures, figs...)
 	}
-	rep.Notes = notes(o)
+	o.Logf("scoring extraction on the labelled set (offline, offline+model) ...")
+	ext, err := measureExtraction(ctx)
+	if err != nil {
+		return rep, err
+	}
+	rep.Extraction = ext.scores
+	rep.Notes = append(notes(o), extractionNotes(ext)...)
 	rep.Elapsed = time.Since(begin)
 	return rep, nil
 }

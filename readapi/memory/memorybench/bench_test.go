@@ -66,6 +66,10 @@ func TestQuickRunReportsEveryFigure(t *testing.T) {
 			t.Errorf("figure %q: %+v", f.Name, f)
 		}
 	}
+	if len(rep.Extraction) != 2 || rep.Extraction[0].Path != memorybench.PathOffline ||
+		rep.Extraction[1].Path != memorybench.PathModel || rep.Extraction[0].Entities.TP == 0 {
+		t.Errorf("extraction section = %+v", rep.Extraction)
+	}
 	for _, name := range []string{"recall: top-5 hit rate, all", "recall: MRR@10, all", "recall: top-5 hit rate, exact"} {
 		f, ok := rep.Figure(name)
 		if !ok || !f.HasBaseline || f.Baseline <= 0 {

@@ -76,7 +76,10 @@ type Report struct {
 	CPUs    int
 	Elapsed time.Duration
 	Figures []Figure
-	Notes   []string // what the baselines are
+	// Extraction is the extraction section: each path's entity, relation
+	// and ended-fact scores on the labelled set (extraction.go).
+	Extraction []ExtractionScore
+	Notes      []string // what the baselines are
 }
 
 // Figure returns the figure with the given name.
@@ -100,9 +103,50 @@ func (r Report) Missed() []Figure {
 	return out
 }
 
-// Print writes the report as a table, one line per figure, then the notes.
+// Print writes the report as a table, one line per figure, then the
+// extraction section, then the notes.
 func (r Report) Print(w io.Writer) error {
 	fmt.Fprintf(w, "strata bench %s (%s) on %s, %d CPUs, %s\n\n", r.Bench, r.Mode, r.Server, r.CPUs, r.Elapsed.Round(time.Second))
+	if len(r.Figures) > 0 {
+		if err := r.printFigures(w); err != nil {
+			return err
+		}
+	}
+	if len(r.Extraction) > 0 {
+		if err := r.printExtraction(w); err != nil {
+			return err
+		}
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "* %s\n", n)
+	}
+	_, err := fmt.Fprintf(w, "\n%d figures, %d targets missed\n", len(r.Figures), len(r.Missed()))
+	return err
+}
+
+// printExtraction writes the extraction section: a line per path and score.
+func (r Report) printExtraction(w io.Writer) error {
+	fmt.Fprintf(w, "extraction (%d labelled sentences)\n", r.Extraction[0].Sentences)
+	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "PATH\tSCORE\tPRECISION\tRECALL\tF1\tTP\tFP\tFN\n")
+	for _, s := range r.Extraction {
+		for _, row := range []struct {
+			name string
+			c    PRF
+		}{{"entities", s.Entities}, {"entities, typed", s.EntitiesTyped}, {"relations", s.Relations}, {"ended facts", s.Ended}} {
+			fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.3f\t%.3f\t%d\t%d\t%d\n", s.Path, row.name, row.c.Precision(), row.c.Recall(),
+				row.c.F1(), row.c.TP, row.c.FP, row.c.FN)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintln(w)
+	return err
+}
+
+// printFigures writes the table of figures.
+func (r Report) printFigures(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "FIGURE\t%16s\t%16s\t%5s\tN\tTARGET\tRESULT\n", "OURS", "BASELINE", "RATIO")
 	for _, f := range r.Figures {
@@ -122,11 +166,7 @@ func (r Report) Print(w io.Writer) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w)
-	for _, n := range r.Notes {
-		fmt.Fprintf(w, "* %s\n", n)
-	}
-	_, err := fmt.Fprintf(w, "\n%d figures, %d targets missed\n", len(r.Figures), len(r.Missed()))
+	_, err := fmt.Fprintln(w)
 	return err
 }
 
