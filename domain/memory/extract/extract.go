@@ -127,6 +127,10 @@ func classifyKnown(n string) (Kind, bool) {
 	for _, e := range es {
 		switch e.cls {
 		case clsTech:
+			if e.flags&fAlsoOrg != 0 {
+				org = true // a product named after its company
+				continue
+			}
 			tech = true
 			ambiguousTech = ambiguousTech || e.flags&(fAmbig|fCue) != 0
 		case clsOrg:

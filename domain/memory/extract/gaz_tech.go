@@ -3,8 +3,8 @@ package extract
 // techData lists technologies: "Canonical|alias|...", one entry per ';'
 // or line. Marks after a form: ~ also a common word or a given name
 // (needs capitals away from a sentence start, or a technical cue),
-// ! needs a cue even when capitalised, = exact case only, ^ also a
-// company (becomes an org as an employer).
+// ! needs a cue even when capitalised, = exact case only, ^ a product
+// named after its company: an org (kinds.go).
 const techData = `
 Go~|golang|Go lang; Python|python3|Python 3; Rust~|rustlang; JavaScript|JS=|ECMAScript
 TypeScript; Java; Kotlin; Swift~; Objective-C|ObjC; C!=; C++|cpp; C#|csharp|C sharp; F#
@@ -29,22 +29,22 @@ Stable Diffusion; Midjourney; PostgreSQL|Postgres|psql|PostgresQL; MySQL; MariaD
 SQL Server|MSSQL|Microsoft SQL Server; Oracle Database; Oracle!^; MongoDB|Mongo~; Redis; Memcached
 Elasticsearch|Elastic Search; OpenSearch; Cassandra!|Apache Cassandra; ScyllaDB; DynamoDB
 CockroachDB; TiDB; Neo4j; ClickHouse; DuckDB; Snowflake~^; BigQuery; Redshift; Firestore
-Firebase; Supabase; PlanetScale; InfluxDB; TimescaleDB; Prometheus; Pinecone~; Weaviate; Milvus
+Firebase; Supabase^; PlanetScale^; InfluxDB; TimescaleDB; Prometheus; Pinecone~; Weaviate; Milvus
 Qdrant; pgvector; Couchbase; CouchDB; RocksDB; LevelDB; etcd; Consul~; HashiCorp Vault|Vault~
 Nomad~; Terraform; OpenTofu; Pulumi; Vagrant; Ansible; SaltStack; Packer!
 AWS|Amazon Web Services; GCP|Google Cloud|Google Cloud Platform; Azure|Microsoft Azure
 AWS Lambda|Lambda~; Amazon S3|S3=; EC2; ECS=; EKS; GKE; AKS=; CloudFormation; CloudFront
-Cloud Run; App Engine; Heroku; Vercel; Netlify; Fly.io; DigitalOcean; Linode; Cloudflare^
+Cloud Run; App Engine; Heroku^; Vercel^; Netlify^; Fly.io^; DigitalOcean^; Linode^; Cloudflare^
 Cloudflare Workers; OpenShift; Kubernetes|k8s|kube!; Docker; Docker Compose; Podman; containerd
 Helm~; Istio; Linkerd; Envoy~; Nginx|NGINX; HAProxy; Traefik; Caddy~; Minikube; k3s; Rancher
-Argo CD|ArgoCD; Jenkins~; GitHub Actions; GitLab CI; CircleCI; Travis CI; Buildkite; Bazel
+Argo CD|ArgoCD; Jenkins~; GitHub Actions; GitLab CI; CircleCI^; Travis CI; Buildkite^; Bazel
 Gradle; Maven~; npm; Yarn~; pnpm; Webpack; Vite; esbuild; ESLint; Jest~; Mocha~; Cypress~
-Playwright; Selenium; Storybook; Postman; Swagger|OpenAPI; Datadog^; Grafana; New Relic
-Sentry~; PagerDuty; Splunk; ELK Stack|ELK; Kibana; Logstash; Jaeger; OpenTelemetry
+Playwright; Selenium; Storybook; Postman^; Swagger|OpenAPI; Datadog^; Grafana; New Relic^
+Sentry~; PagerDuty^; Splunk^; ELK Stack|ELK; Kibana; Logstash; Jaeger; OpenTelemetry
 Git; GitHub^; GitLab^; Bitbucket; Jira; Confluence; Trello; Asana^; Notion~^; Slack~^
-Microsoft Teams|Teams~|MS Teams; Zoom~^; Discord^; Figma^; Miro; Airtable; Microsoft Excel|Excel~
-Google Sheets; Google Docs; Google Drive; Tableau; Power BI; Looker; Metabase; dbt; Fivetran
-Mixpanel; Zapier; Vim|vi=; Neovim; Emacs; VS Code|Visual Studio Code|VSCode; Visual Studio
+Microsoft Teams|Teams~|MS Teams; Zoom~^; Discord^; Figma^; Miro^; Airtable^; Microsoft Excel|Excel~
+Google Sheets; Google Docs; Google Drive; Tableau; Power BI; Looker; Metabase; dbt; Fivetran^
+Mixpanel^; Zapier^; Vim|vi=; Neovim; Emacs; VS Code|Visual Studio Code|VSCode; Visual Studio
 IntelliJ|IntelliJ IDEA; PyCharm; Xcode; Android Studio; Sublime Text; tmux; zsh; Homebrew
 Obsidian~; Linux; Ubuntu; Debian; Fedora; Arch Linux; CentOS; RHEL|Red Hat Enterprise Linux
 macOS|OS X|Mac OS; Windows~; iOS; Android; FreeBSD; WSL; ChromeOS; HTTP|HTTPS; TCP; UDP

@@ -43,6 +43,9 @@ func (d *doc) techCand(h match) {
 	e := h.e
 	t := d.toks[h.i]
 	c := cand{i: h.i, j: h.j, name: e.name, kind: Tech, prio: prioGazetteer, alsoOrg: e.flags&fAlsoOrg != 0}
+	if c.alsoOrg {
+		c.kind = Org // a product named after its company is the company ("Datadog paged us")
+	}
 	ambiguous := e.flags&(fAmbig|fCue) != 0
 	if !ambiguous {
 		d.cands = append(d.cands, c)

@@ -1,11 +1,13 @@
 package extract
 
 // Kinds from the sentence. A name list says what a name usually is; the
-// sentence says what it is here. A product that is also a company
-// (Datadog, Figma, Slack) is a company when the sentence treats it as one
-// ("Datadog's sales team", "we pay Datadog", "an invoice from Figma"), and
-// a name no list knows is a company in the same places ("We pay Gusto for
-// payroll"). A pet named after its kind ("our dog Pepper", "Pepper, our
+// sentence says what it is here. A product named after its company
+// (Datadog, Figma, Slack, Heroku: marked ^ in the technology list) is that
+// company whatever the verb ("Datadog paged us", "we use Figma"). A name
+// no list knows, or a known company at a sentence start where the lists
+// need a cue ("Notion raised a round"), is a company where the sentence
+// treats it as one ("Stripe's API", "we pay Gusto", "an invoice from
+// Vanta", "Twilio charged us"). A pet named after its kind ("our dog Pepper", "Pepper, our
 // corgi", "a puppy named Biscuit") is no person and no company: a concept,
 // the kind the platform gives what it has no kind for.
 
@@ -94,11 +96,7 @@ func (d *doc) orgContext() {
 	for _, s := range d.sents {
 		for k := s.from; k < s.to; k++ {
 			if m, ok := d.mentionAt(k); ok {
-				x := &d.ments[m]
-				if x.kind == Tech && x.alsoOrg && d.orgCue(x.i, x.j, s) {
-					x.kind = Org
-				}
-				k = x.j - 1
+				k = d.ments[m].j - 1
 				continue
 			}
 			t := d.toks[k]

@@ -26,9 +26,12 @@ func TestKindsFromTheSentence(t *testing.T) {
 		{"Pepper, our corgi, turned five.", []string{"Pepper/concept"}},
 		{"We adopted a puppy named Biscuit.", []string{"Biscuit/concept"}},
 		{"Pepper the dog chewed my charger.", []string{"Pepper/concept"}},
-		// The lists still decide where the sentence says nothing.
-		{"We use Figma for design.", []string{"Figma/tech"}},
-		{"We moved from Heroku to Fly.io.", []string{"Heroku/tech", "Fly.io/tech"}},
+		// A product named after its company is the company, whatever the
+		// verb; a technology stays one.
+		{"Datadog paged us at 3am.", []string{"Datadog/org"}},
+		{"We use Figma for design.", []string{"Figma/org"}},
+		{"We moved from Heroku to Fly.io.", []string{"Heroku/org", "Fly.io/org"}},
+		{"We moved from MySQL to Postgres.", []string{"MySQL/tech", "PostgreSQL/tech"}},
 		{"I met Pepper Potts today.", []string{"Pepper Potts/person"}},
 		{"Alice is building Acme's new billing system.", []string{"Alice/person", "Acme/org"}},
 	}

@@ -48,7 +48,7 @@ func TestStatesOfThings(t *testing.T) {
 
 func TestThingsAreConceptsAndKeepTheNamesInside(t *testing.T) {
 	r := Extract("We use the Heroku plan for staging.", Options{Self: "user"})
-	if got := ents(r); !slices.Equal(got, []string{"Heroku/tech", "Heroku plan/concept"}) {
+	if got := ents(r); !slices.Equal(got, []string{"Heroku/org", "Heroku plan/concept"}) {
 		t.Fatalf("entities %q", got)
 	}
 	if got := rels(r.Relations); !slices.Equal(got, []string{"user uses Heroku"}) {
