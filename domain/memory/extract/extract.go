@@ -76,6 +76,7 @@ func Extract(text string, opt Options) Result {
 	d.recognise()
 	d.orgContext()
 	d.relations()
+	d.affiliations()
 	d.petFacts()
 	d.states()
 	d.res.Entities = d.entities()

@@ -149,3 +149,44 @@ func companyWord(low string) bool {
 	}
 	return false
 }
+
+// meetingWords before a person make "at X" the place of the meeting ("had
+// dinner with Ana at Nopa", "met Ana at Slush"), not her employer.
+var meetingWords = setOf(`with met meet meeting saw see seeing ran bumped joined and`)
+
+// affiliations reads a person's company written beside the name, as in
+// notes about contacts: "Naomi Park at Index Ventures replied", "Ravi Kumar
+// (Stripe) intro'd us". The company must be one the text recognised.
+func (d *doc) affiliations() {
+	for _, s := range d.sents {
+		if s.question || d.hedged(s) {
+			continue
+		}
+		for k := s.from; k < s.to; k++ {
+			m, ok := d.mentionAt(k)
+			if !ok {
+				continue
+			}
+			x := d.ments[m]
+			k = x.j - 1
+			if x.kind != Person || x.j+1 >= s.to || (x.i > s.from && meetingWords[d.toks[x.i-1].low]) {
+				continue
+			}
+			o, ok := d.mentionAt(x.j + 1)
+			if !ok || d.ments[o].kind != Org {
+				continue
+			}
+			y := d.ments[o]
+			switch d.toks[x.j].text {
+			case "at":
+			case "(":
+				if y.j >= s.to || d.toks[y.j].text != ")" {
+					continue
+				}
+			default:
+				continue
+			}
+			d.emit([]arg{d.existing(m)}, "works_at", []arg{d.existing(o)}, stNow)
+		}
+	}
+}

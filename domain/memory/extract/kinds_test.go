@@ -45,3 +45,23 @@ func TestKindsFromTheSentence(t *testing.T) {
 		t.Errorf("pet relations %q", got)
 	}
 }
+
+// A contact's company beside the name is where they work; the place of a
+// meeting is not.
+func TestAffiliationsBesideTheName(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"Naomi Park at Index Ventures replied.", []string{"Naomi Park works_at Index Ventures"}},
+		{"Ravi Kumar (Stripe) intro'd us to their bank.", []string{"Ravi Kumar works_at Stripe"}},
+		{"Had coffee with Ravi Kumar at Globex Corporation.", []string{"user knows Ravi Kumar"}},
+		{"If Naomi Park at Index Ventures replies, we pitch.", []string{}},
+		{"Is Naomi Park at Index Ventures now?", []string{}},
+	}
+	for _, c := range cases {
+		if got := rels(Extract(c.text, Options{Self: "user"}).Relations); !slices.Equal(got, c.want) {
+			t.Errorf("%q: relations %q, want %q", c.text, got, c.want)
+		}
+	}
+}
