@@ -30,6 +30,10 @@ Usage:
                                    go on without the parked event (recorded as projections.event_skipped), then retry
   strata events export [--stream ID] [--type NAME] [--from-position N] [--until RFC3339]
                                    write events as NDJSON envelopes (current schema versions) to stdout
+  strata jobs list [--state S,...] [--kind K,...] [--limit N] [--json]
+                                   background jobs, newest first (--state dead: the discarded ones)
+  strata jobs retry ID             run a job again now (a dead, cancelled or waiting one)
+  strata jobs cancel ID            cancel a job (a running one is stopped and not retried)
   strata users set-plan EMAIL PLAN [--credits N]
                                    put an account on free|basic|professional|enterprise with a credit balance
   strata users promote EMAIL [--role ADMIN|USER]
@@ -74,6 +78,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.projections(ctx, args[1:])
 	case "events":
 		err = cmd.events(ctx, args[1:])
+	case "jobs":
+		err = cmd.jobsCmd(ctx, args[1:])
 	case "bench":
 		err = cmd.bench(ctx, args[1:])
 	case "users":

@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
+	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
 	"github.com/strata-platform/strata/readapi/memory/embeddings"
 	"github.com/strata-platform/strata/readapi/memory/llm"
@@ -64,6 +65,9 @@ type Config struct {
 	// BlobS3 is the S3-compatible blob store (STRATA_BLOB_S3_*); nil keeps
 	// files in <data dir>/blobs (one node).
 	BlobS3 *blobs.S3Config
+	// Jobs tunes the background jobs (STRATA_JOBS_*); zero fields take
+	// commands/jobs' defaults.
+	Jobs jobs.Config
 }
 
 var defaultAddrs = map[string]string{
@@ -194,6 +198,9 @@ func loadConfig(env map[string]string) (Config, error) {
 	c.Social.Network.ClientID = get("STRATA_NETWORK_CLIENT_ID", "")
 	c.Social.Network.ClientSecret = get("STRATA_NETWORK_CLIENT_SECRET", "")
 	if c.BlobS3, err = loadBlobConfig(env, c.DataDir); err != nil {
+		return c, err
+	}
+	if c.Jobs, err = loadJobsConfig(env); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -14,14 +14,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
+	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
 	"github.com/strata-platform/strata/readapi"
 )
 
-// serve runs the chosen surfaces, the admin listener and the projectors until
-// ctx ends; then it stops accepting requests, drains the ones in flight, lets
+// serve runs the chosen surfaces, the admin listener, the projectors and the
+// background jobs until ctx ends; then it stops accepting requests, drains
+// the ones in flight, lets running jobs finish (or releases them), lets
 // every projector commit its batch, closes the database and stops the
 // embedded cluster.
 func (c *command) serve(ctx context.Context, args []string) error {
@@ -65,11 +67,18 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	go func() { defer bgDone.Done(); runner.Run(bg) }()
 	defer func() { stopBG(); bgDone.Wait() }() // projectors commit their batch, then the pool closes
 
+	jobsCfg := c.cfg.Jobs
+	jobsCfg.ListenURL, jobsCfg.Clock, jobsCfg.Logger = db.URL, clock, c.logger
+	jobsSvc, err := jobs.New(db.SQL, jobsCfg)
+	if err != nil {
+		return err
+	}
 	prom := prometheus.NewRegistry()
 	prom.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		newStoreCollector(db.SQL, runner))
+		newStoreCollector(db.SQL, runner), newJobsCollector(jobsSvc))
 	health := &healthSource{db: db.SQL, runner: runner}
 	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger, Wake: wake, Config: c.cfg, Keys: keys,
+		Jobs: jobsSvc,
 		Go: func(fn func(ctx context.Context)) {
 			bgDone.Add(1)
 			go func() { defer bgDone.Done(); fn(bg) }()
@@ -79,6 +88,12 @@ func (c *command) serve(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	// The contexts have declared their job kinds: work them until the
+	// requests are drained, stopping before the projectors and the pool.
+	if err := jobsSvc.Start(ctx); err != nil {
+		return err
+	}
+	defer c.stopJobs(jobsSvc)
 
 	servers := map[string]*http.Server{}
 	for _, name := range surfaces {

@@ -11,6 +11,7 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
+	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
@@ -55,6 +56,10 @@ type App struct {
 	Keys *shred.KeyRing
 	// Memory runs the memory service's commands.
 	Memory *cmdmemory.Service
+	// Jobs is the platform's background jobs: contexts declare their kinds
+	// and periodic jobs in Start (jobs.Handle, Jobs.Schedule) and enqueue in
+	// their appends' transactions; serve starts the work after Start.
+	Jobs *jobs.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
