@@ -68,6 +68,8 @@ type Config struct {
 	// Jobs tunes the background jobs (STRATA_JOBS_*); zero fields take
 	// commands/jobs' defaults.
 	Jobs jobs.Config
+	// Payments configures Stripe and the plans' prices (STRATA_STRIPE_*).
+	Payments PaymentsConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -201,6 +203,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Jobs, err = loadJobsConfig(env); err != nil {
+		return c, err
+	}
+	if c.Payments, err = loadPaymentsConfig(env); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -13,12 +13,14 @@ import (
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
 	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
+	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
+	"github.com/strata-platform/strata/domain/payments"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
@@ -27,6 +29,7 @@ import (
 	projcommunity "github.com/strata-platform/strata/projections/community"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	projmemory "github.com/strata-platform/strata/projections/memory"
+	projpayments "github.com/strata-platform/strata/projections/payments"
 	"github.com/strata-platform/strata/readapi/auth"
 )
 
@@ -60,6 +63,9 @@ type App struct {
 	// and periodic jobs in Start (jobs.Handle, Jobs.Schedule) and enqueue in
 	// their appends' transactions; serve starts the work after Start.
 	Jobs *jobs.Service
+	// Payments runs checkouts, the billing portal, usage reports and the
+	// provider's webhooks.
+	Payments *cmdpayments.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -85,7 +91,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events(), projections.Events()} {
+			community.Events(), memory.Events(), payments.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -94,7 +100,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projmemory.Projector{Keys: keys}}
+			projcommunity.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -109,7 +115,10 @@ var productionWiring = Wiring{
 		if err := startCommunity(ctx, app); err != nil {
 			return err
 		}
-		return startMemory(ctx, app)
+		if err := startMemory(ctx, app); err != nil {
+			return err
+		}
+		return startPayments(ctx, app)
 	},
 	BodyLimits: captableBodyLimits,
 	Routes: func(surface string, r *mux.Router, app *App) {
@@ -118,6 +127,7 @@ var productionWiring = Wiring{
 		captableRoutes(surface, r, app)
 		communityRoutes(surface, r, app)
 		memoryRoutes(surface, r, app)
+		paymentsRoutes(surface, r, app)
 	},
 }
 
