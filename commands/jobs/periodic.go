@@ -31,7 +31,8 @@ type Periodic struct {
 	// Zone is an IANA time zone, such as "America/Los_Angeles", or "UTC".
 	Zone string
 	// Args builds the job of the run intended for at; its kind must be
-	// declared with Handle. Job.Due and Job.Periodic carry at and Name.
+	// declared with Handle (Schedule calls Args once with the zero time to
+	// learn the kind). Job.Due and Job.Periodic carry at and Name.
 	Args func(at time.Time) Args
 	// MaxAttempts overrides the kind's.
 	MaxAttempts int
