@@ -106,6 +106,7 @@ func start(t *testing.T, s setup) *world {
 // user is a registered platform user calling with a bearer JWT.
 type user struct {
 	ID, Email, bearer string
+	org, project      string
 }
 
 func (w *world) register() *user {
@@ -115,7 +116,7 @@ func (w *world) register() *user {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	return &user{ID: s.User.ID, Email: email, bearer: s.AccessToken}
+	return &user{ID: s.User.ID, Email: email, bearer: s.AccessToken, org: s.User.OrganizationID, project: s.User.ProjectID}
 }
 
 type reply struct {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	idcmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/domain/payments"
 	"github.com/strata-platform/strata/eventstore"
 )
@@ -209,6 +210,15 @@ func TestCheckoutToSubscriptionHistoryAndPortal(t *testing.T) {
 	p := hist[0].(map[string]any)
 	if p["invoice_id"] != "in_flow" || p["status"] != "paid" || p["amount_paid"] != float64(49900) || p["plan"] != "enterprise" {
 		t.Fatalf("history %v", p)
+	}
+	// An API key of the account reads the same.
+	k, err := w.api.Svc.IssueKey(t.Context(), idcmd.IssueKey{UserID: u.ID, Name: "billing", OrganizationID: u.org, ProjectID: u.project})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := w.must(&user{bearer: k.Secret}, http.StatusOK, "GET", "/api/v1/payments/history", nil)["payments"].([]any)
+	if len(byKey) != 1 || byKey[0].(map[string]any)["invoice_id"] != "in_flow" {
+		t.Fatalf("history by API key %v", byKey)
 	}
 	// Another account sees none of it.
 	if s := w.must(other, http.StatusOK, "GET", "/api/v1/payments/subscription", nil); s["subscription"] != nil {
