@@ -3,6 +3,7 @@ package payments
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -116,7 +117,7 @@ func (s *Service) derive(ctx context.Context, r *payments.WebhookReceived) (deri
 	}
 	var env struct {
 		Data struct {
-			Object jsonRaw `json:"object"`
+			Object json.RawMessage `json:"object"`
 		} `json:"data"`
 	}
 	if err := jsonUnmarshal(r.Payload, &env); err != nil {
@@ -146,14 +147,6 @@ func (s *Service) derive(ctx context.Context, r *payments.WebhookReceived) (deri
 		return s.deriveInvoice(ctx, r, inv, now)
 	}
 	return derivation{outcome: payments.OutcomeIgnored, reason: "payments does not act on " + r.Type}, nil
-}
-
-type jsonRaw []byte
-
-// UnmarshalJSON keeps the raw bytes.
-func (j *jsonRaw) UnmarshalJSON(b []byte) error {
-	*j = append((*j)[:0], b...)
-	return nil
 }
 
 func (s *Service) deriveCheckout(ctx context.Context, r *payments.WebhookReceived, cs stripeCheckoutSession, now time.Time) (derivation, error) {
