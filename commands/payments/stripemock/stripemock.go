@@ -37,8 +37,10 @@ const EnvBinary = "STRATA_STRIPE_MOCK"
 // InstallHint is the command that builds stripe-mock where the tests look.
 const InstallHint = "bash .ci/install-stripe-mock (builds stripe-mock into ${XDG_CACHE_HOME:-$HOME/.cache}/strata-tools/bin; or set " + EnvBinary + ")"
 
-// Binary returns the path of the stripe-mock binary, or an error saying
-// where it was looked for.
+// Binary returns the path of the stripe-mock binary: STRATA_STRIPE_MOCK,
+// the tools cache, PATH, or else one built into the tools cache through
+// the Go module proxy; an error says where it looked and why the build
+// failed.
 func Binary() (string, error) {
 	if p := os.Getenv(EnvBinary); p != "" {
 		if _, err := os.Stat(p); err != nil {
@@ -61,7 +63,16 @@ func Binary() (string, error) {
 	if p, err := exec.LookPath("stripe-mock"); err == nil {
 		return p, nil
 	}
-	return "", errors.New("no stripe-mock binary: not in " + EnvBinary + ", the tools cache or PATH")
+	if cache == "" {
+		return "", errors.New("no stripe-mock binary: not in " + EnvBinary + " or PATH, and no cache directory to build it in")
+	}
+	// None installed: build it where .ci/install-stripe-mock would, so
+	// `go test ./...` needs nothing set up beforehand.
+	p, err := install(filepath.Join(cache, "strata-tools", "bin"))
+	if err != nil {
+		return "", fmt.Errorf("no stripe-mock binary (not in %s, the tools cache or PATH) and building it failed: %w", EnvBinary, err)
+	}
+	return p, nil
 }
 
 // Request is one request Strata sent, as the proxy saw it.
