@@ -94,6 +94,11 @@ func (s *Service) process(ctx context.Context, eventID string, inTx func(tx *sql
 				if _, err := s.store.AppendTx(actx, tx, d.stream, d.expected, d.events...); err != nil {
 					return err
 				}
+				for _, react := range s.cfg.Reactions {
+					if err := react(actx, tx, d.events); err != nil {
+						return err
+					}
+				}
 			}
 			if inTx != nil {
 				return inTx(tx)

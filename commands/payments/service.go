@@ -42,7 +42,21 @@ type Config struct {
 	// without the email being stored in the clear.
 	PayerKey []byte
 	Logger   *slog.Logger
+	// Reactions run inside the transaction that records what a provider
+	// event meant (the checkout completed, the subscription changed), after
+	// those events are appended and before the commit, each with the
+	// events recorded (payer data opened). They enqueue the work that
+	// follows (commands/jobs), so a committed change never loses it and a
+	// rolled-back one never starts it: account provisioning from a paid
+	// checkout, the plan an account is on. An error rolls the whole
+	// processing back (the webhook job retries). Reactions must not keep
+	// the events.
+	Reactions []Reaction
 }
+
+// Reaction is work that follows recorded payments events; see
+// Config.Reactions.
+type Reaction func(ctx context.Context, tx *sql.Tx, recorded []kernel.Event) error
 
 // Service runs the payments commands. It is safe for concurrent use.
 type Service struct {
