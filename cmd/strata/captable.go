@@ -10,8 +10,11 @@ import (
 	"github.com/gorilla/mux"
 
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
+	cmdplans "github.com/strata-platform/strata/commands/plans"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/projections/accounts"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	readcaptable "github.com/strata-platform/strata/readapi/captable"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
@@ -40,6 +43,8 @@ func startCaptable(ctx context.Context, app *App) error {
 		PlatformTokens: platformTokens{app.Identity.Auth},
 		Blobs:          blobStore,
 		MaxUploadBytes: app.Config.MaxUploadBytes,
+		PlanOf:         captablePlanOf(app.Identity.Service.Directory()),
+		ChangePlan:     captableChangePlan(app.Plans),
 	})
 	app.Captable = svc
 	app.Go(svc.Run)
@@ -92,11 +97,40 @@ func (c *command) captableCmd(ctx context.Context, args []string) error {
 	defer db.Close()
 	clock := kernel.SystemClock{}
 	store := eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock))
-	svc := cmdcaptable.New(store, clock, eventstore.NewULIDs(clock), c.logger, cmdcaptable.Config{})
+	svc := cmdcaptable.New(store, clock, eventstore.NewULIDs(clock), c.logger, cmdcaptable.Config{
+		ChangePlan: captableChangePlan(cmdplans.New(store, clock, nil))})
 	plan := strings.ToUpper(args[2])
 	if err := svc.SetPlan(ctx, args[1], plan); err != nil {
 		return err
 	}
+	if _, err := db.SQL.ExecContext(ctx, `SELECT pg_notify('`+eventstore.NotifyChannel+`', '')`); err != nil {
+		return err // stored; running servers see it at their next poll
+	}
 	fmt.Fprintf(c.stdout, "%s is on the %s plan of the cap table\n", args[1], plan)
 	return nil
+}
+
+// captablePlanOf reads cap-table accounts' plans from the platform's plans
+// (the account directory folds them), in the cap table's spelling.
+func captablePlanOf(dir *accounts.Directory) func(string) (string, bool) {
+	return func(account string) (string, bool) {
+		_, p, ok := dir.Plan(account, plans.LineCaptable)
+		if !ok {
+			return "", false
+		}
+		return strings.ToUpper(p.ID), true
+	}
+}
+
+// captableChangePlan records cap-table plan changes through the plans
+// service.
+func captableChangePlan(svc *cmdplans.Service) func(context.Context, string, string) error {
+	if svc == nil {
+		return nil
+	}
+	return func(ctx context.Context, account, plan string) error {
+		_, err := svc.Change(ctx, plans.Change{AccountID: account, Line: plans.LineCaptable, Plan: strings.ToLower(plan),
+			Source: plans.SourceOperator})
+		return err
+	}
 }

@@ -10,6 +10,7 @@ import (
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/mail"
+	cmdplans "github.com/strata-platform/strata/commands/plans"
 	"github.com/strata-platform/strata/commands/signin"
 	"github.com/strata-platform/strata/projections/accounts"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
@@ -57,6 +58,7 @@ func startIdentity(ctx context.Context, app *App) error {
 		return fmt.Errorf("identity: %w", err)
 	}
 	app.Identity, app.Auth = id, id.Auth
+	app.Plans = cmdplans.New(app.Store, app.Clock, id.Service.Directory().Sync)
 	app.Go(func(ctx context.Context) { id.Service.Directory().Run(ctx, app.Wake.Wait, time.Second) })
 	app.Go(id.Service.Run)
 	return nil

@@ -110,6 +110,9 @@ func startPayments(_ context.Context, app *App) error {
 	} else {
 		app.Logger.Info("payments are not configured (" + cmdpayments.SettingSecretKey + "): checkout, the billing portal and webhooks answer 503")
 	}
+	if app.Plans != nil {
+		cfg.Reactions = append(cfg.Reactions, plansFromPayments(app.Plans))
+	}
 	app.Payments = cmdpayments.New(app.Store, app.Keys, app.Clock, app.IDs, cfg)
 	return app.Payments.RegisterJobs(app.Jobs)
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"strings"
 
+	cmdplans "github.com/strata-platform/strata/commands/plans"
+	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 )
 
@@ -37,7 +40,7 @@ func (c *command) withIdentity(ctx context.Context, fn func(id *identityContext)
 }
 
 func (c *command) users(ctx context.Context, args []string) error {
-	const use = "users set-plan EMAIL PLAN [--credits N] | users promote EMAIL --role ADMIN|USER"
+	const use = "users set-plan EMAIL PLAN [--line platform|gateway|voice|audit] [--credits N] | users promote EMAIL --role ADMIN|USER"
 	if len(args) < 2 {
 		return fmt.Errorf("%w: %s", errUsage, use)
 	}
@@ -45,6 +48,7 @@ func (c *command) users(ctx context.Context, args []string) error {
 	case "set-plan":
 		fs := flag.NewFlagSet("users set-plan", flag.ContinueOnError)
 		credits := fs.Int64("credits", -1, "credit balance (default: keep the current one)")
+		line := fs.String("line", plans.LinePlatform, "product line: platform, gateway, voice or audit")
 		rest, err := parseFlags(fs, args[1:])
 		if err != nil {
 			return err
@@ -57,12 +61,7 @@ func (c *command) users(ctx context.Context, args []string) error {
 			cr = credits
 		}
 		return c.withIdentity(ctx, func(id *identityContext) error {
-			u, err := id.Service.SetPlan(ctx, rest[0], strings.ToLower(rest[1]), cr)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(c.stdout, "%s: plan %s, %d credits\n", u.Email, u.Plan, u.Credits)
-			return nil
+			return c.setPlan(ctx, id, rest[0], *line, strings.ToLower(rest[1]), cr)
 		})
 	case "promote":
 		fs := flag.NewFlagSet("users promote", flag.ContinueOnError)
@@ -98,4 +97,41 @@ func (c *command) keys(ctx context.Context, args []string) error {
 		fmt.Fprintf(c.stdout, "new signing key %s signs from now on; older keys verify until their tokens expire (8 hours)\n", kid)
 		return nil
 	})
+}
+
+// setPlan puts the platform account behind email on plan in line through
+// the plans service (the one source every context reads); --credits sets
+// the platform credit balance as before.
+func (c *command) setPlan(ctx context.Context, id *identityContext, email, line, plan string, credits *int64) error {
+	if line == plans.LineCaptable {
+		return kernel.Invalid("line", "not_captable", "cap-table accounts are their own: use strata captable set-plan")
+	}
+	if credits != nil && line != plans.LinePlatform {
+		return kernel.Invalid("credits", "platform_only", "--credits sets the platform credit balance: use it with --line platform")
+	}
+	norm, err := identity.NormalizeEmail("email", email)
+	if err != nil {
+		return err
+	}
+	u, ok := id.Service.Directory().UserByEmail(norm)
+	if !ok {
+		return kernel.NotFound("no account with email " + norm)
+	}
+	svc := cmdplans.New(id.Service.Store(), kernel.SystemClock{}, id.Service.Directory().Sync)
+	if _, err := svc.Change(ctx, plans.Change{AccountID: u.ID, Line: line, Plan: plan, Source: plans.SourceOperator}); err != nil {
+		return err
+	}
+	if line != plans.LinePlatform {
+		fmt.Fprintf(c.stdout, "%s: %s plan %s\n", u.Email, line, plan)
+		return nil
+	}
+	if credits != nil {
+		if u, err = id.Service.SetPlan(ctx, email, plan, credits); err != nil {
+			return err
+		}
+	} else {
+		u, _ = id.Service.Directory().UserByEmail(norm)
+	}
+	fmt.Fprintf(c.stdout, "%s: plan %s, %d credits\n", u.Email, u.Plan, u.Credits)
+	return nil
 }

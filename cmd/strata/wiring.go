@@ -14,6 +14,7 @@ import (
 	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
+	cmdplans "github.com/strata-platform/strata/commands/plans"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
@@ -21,6 +22,7 @@ import (
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/domain/payments"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
@@ -66,6 +68,9 @@ type App struct {
 	// Payments runs checkouts, the billing portal, usage reports and the
 	// provider's webhooks.
 	Payments *cmdpayments.Service
+	// Plans records plan changes: every account's plan in every product
+	// line, which every context reads through the account directory.
+	Plans *cmdplans.Service
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -91,7 +96,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events(), payments.Events(), projections.Events()} {
+			community.Events(), memory.Events(), payments.Events(), plans.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}

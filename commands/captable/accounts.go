@@ -304,7 +304,19 @@ func (s *Service) Refresh(ctx context.Context, token string) (Tokens, error) {
 	return s.issue(account, sid, opaque(refreshPrefix, account, sid, next), now)
 }
 
-// SetPlan puts the account registered with email on plan (operators).
+// PlanOf returns the plan account is on: the platform's plans record when
+// there is one (Config.PlanOf), else own (the account's own plan).
+func (s *Service) PlanOf(account, own string) string {
+	if s.cfg.PlanOf != nil {
+		if p, ok := s.cfg.PlanOf(account); ok {
+			return p
+		}
+	}
+	return own
+}
+
+// SetPlan puts the account registered with email on plan (operators),
+// through the platform's plans when Config.ChangePlan is set.
 func (s *Service) SetPlan(ctx context.Context, email, plan string) error {
 	if !captable.ValidPlan(plan) {
 		return kernel.Invalid("plan", "one_of", "plan must be one of FREE, STARTER, PROFESSIONAL, ENTERPRISE")
@@ -315,6 +327,9 @@ func (s *Service) SetPlan(ctx context.Context, email, plan string) error {
 	}
 	if !found {
 		return kernel.NotFound("no cap-table account with email " + email)
+	}
+	if s.cfg.ChangePlan != nil {
+		return s.cfg.ChangePlan(ctx, id, plan)
 	}
 	_, err = s.onAccount(ctx, id, func(a *captable.Account) ([]kernel.Event, error) {
 		if a.Plan == plan {

@@ -43,6 +43,15 @@ type Config struct {
 	// SignIn throttles password login (cmd/strata shares the platform's);
 	// nil: a throttle on the store's database keyed by TokenKey.
 	SignIn *signin.Limiter
+	// PlanOf reads an account's cap-table plan from the platform's plans
+	// (domain/plans, the one source every context reads; the plan id in
+	// upper case), ok false when none is recorded there: the account's
+	// own plan (registration, or changes from before plans existed)
+	// applies. nil: the account's own plan.
+	PlanOf func(accountID string) (plan string, ok bool)
+	// ChangePlan records a cap-table plan change through the plans
+	// service; nil: SetPlan records it on the account's stream.
+	ChangePlan func(ctx context.Context, accountID, plan string) error
 }
 
 // Service runs the cap table's commands.

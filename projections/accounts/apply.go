@@ -4,15 +4,18 @@ import (
 	"strings"
 
 	"github.com/strata-platform/strata/domain/identity"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 )
 
 // apply folds one resolved identity event into the directory (d.mu held).
 func (d *Directory) apply(e eventstore.Envelope) {
-	if d.applyOAuth(e) || d.applyInvitation(e) {
+	if d.applyOAuth(e) || d.applyInvitation(e) || d.applyCheckout(e) {
 		return
 	}
 	switch ev := e.Event.(type) {
+	case *plans.PlanChanged:
+		d.applyPlan(ev)
 	case *identity.UserRegistered:
 		u := &identity.User{}
 		u.Apply(ev)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 )
 
@@ -62,21 +63,25 @@ type Directory struct {
 	claims    map[string]string   // key id of a claimed tmp_ key -> the key issued in its place
 	oauth     oauthState
 	invites   inviteState
+	plans     map[string]*plans.Account // account id -> its plans by product line (domain/plans)
 	changed   chan struct{}
 	batchSize int
 }
 
-// New returns an empty directory reading the identity events of reg from db.
+// New returns an empty directory reading the identity events of reg from
+// db, and the plans events (every account's plan in every product line:
+// the one source every context reads plans from).
 func New(db *stdsql.DB, reg *eventstore.Registry, logger *slog.Logger) *Directory {
 	var types []string
-	for _, c := range identity.Events() {
+	for _, c := range append(identity.Events(), plans.Events()...) {
 		types = append(types, c().EventType())
 	}
 	sort.Strings(types)
 	return &Directory{db: db, reg: reg, log: logger, types: types,
 		users: map[string]*identity.User{}, byEmail: map[string]string{}, orgs: map[string]*Organization{},
 		keys: map[string]*identity.Key{}, byLookup: map[string]string{}, userKeys: map[string][]string{},
-		revoked: map[string]time.Time{}, resets: map[string]string{}, claims: map[string]string{}, userOrgs: map[string][]string{}, oauth: newOAuthState(), invites: newInviteState(), changed: make(chan struct{}), batchSize: 2000}
+		revoked: map[string]time.Time{}, resets: map[string]string{}, claims: map[string]string{}, userOrgs: map[string][]string{}, oauth: newOAuthState(), invites: newInviteState(), plans: map[string]*plans.Account{},
+		changed: make(chan struct{}), batchSize: 2000}
 }
 
 // Key returns the position up to which the directory has applied the store.

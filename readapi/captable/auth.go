@@ -36,7 +36,7 @@ func (a *API) session(w http.ResponseWriter, r *http.Request, status int, reg cm
 		httpx.WriteError(w, r, err)
 		return
 	}
-	writeJSON(w, r, status, sessionBody{User: userBody{ID: acct.AccountID, Name: acct.Name, Email: acct.Email, Kind: acct.Kind, Plan: acct.Plan},
+	writeJSON(w, r, status, sessionBody{User: userBody{ID: acct.AccountID, Name: acct.Name, Email: acct.Email, Kind: acct.Kind, Plan: a.svc.PlanOf(acct.AccountID, acct.Plan)},
 		Company: companyBody{ID: acct.CompanyID}, Created: created, Tokens: reg.Tokens})
 }
 
@@ -128,7 +128,7 @@ func (a *API) me(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, r, http.StatusOK, map[string]any{
-		"id": c.AccountID, "name": c.Account.Name, "email": c.Account.Email, "kind": c.Account.Kind, "plan": c.Account.Plan,
+		"id": c.AccountID, "name": c.Account.Name, "email": c.Account.Email, "kind": c.Account.Kind, "plan": a.svc.PlanOf(c.AccountID, c.Account.Plan),
 		"companyId": c.Company, "role": c.Role, "companies": companies,
 	})
 }

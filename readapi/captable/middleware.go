@@ -55,7 +55,7 @@ func (a *API) limit(next http.Handler) http.Handler {
 				httpx.WriteError(w, r, err)
 				return
 			}
-			if q, err = a.svc.Take(ctx, c.AccountID, c.Account.Plan); err != nil {
+			if q, err = a.svc.Take(ctx, c.AccountID, a.svc.PlanOf(c.AccountID, c.Account.Plan)); err != nil {
 				httpx.WriteError(w, r, err)
 				return
 			}

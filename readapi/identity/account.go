@@ -8,6 +8,7 @@ import (
 
 	cmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
@@ -169,6 +170,9 @@ type profile struct {
 	Organization   organization `json:"organization"`
 	ProjectID      string       `json:"project_id"`
 	CreatedAt      time.Time    `json:"created_at"`
+	// Plans are the account's plans in every product line it has one in
+	// (domain/plans; beyond the seed): plan, status, source, period end.
+	Plans map[string]plans.State `json:"plans"`
 }
 
 type organization struct {
@@ -186,7 +190,20 @@ func (h *handlers) me(w http.ResponseWriter, r *http.Request) {
 	org, _ := h.svc.Directory().Organization(u.OrganizationID)
 	reply(w, r, http.StatusOK, profile{ID: u.ID, Email: u.Email, FullName: u.FullName, Role: u.Role, Plan: u.Plan,
 		Credits: u.Credits, IsActive: u.Active, EmailVerified: u.EmailVerified, OrganizationID: u.OrganizationID,
-		Organization: organization{ID: org.ID, Name: org.Name}, ProjectID: u.ProjectID, CreatedAt: u.CreatedAt})
+		Organization: organization{ID: org.ID, Name: org.Name}, ProjectID: u.ProjectID, CreatedAt: u.CreatedAt,
+		Plans: h.plansOf(u.ID)})
+}
+
+// plansOf is every line's plan of an account; the platform line is always
+// there (the user's plan when no plans event recorded it).
+func (h *handlers) plansOf(id string) map[string]plans.State {
+	out := h.svc.Directory().Plans(id)
+	if _, ok := out[plans.LinePlatform]; !ok {
+		if s, _, ok := h.svc.Directory().Plan(id, plans.LinePlatform); ok {
+			out[plans.LinePlatform] = s
+		}
+	}
+	return out
 }
 
 func (h *handlers) jwks(w http.ResponseWriter, r *http.Request) {
