@@ -95,7 +95,10 @@ type User struct {
 		ExpiresAt time.Time
 		Used      bool
 	}
-	Version int64
+	// AwaitingCompletion: provisioned from a checkout and not yet taken
+	// over by its owner (no name or password of their own).
+	AwaitingCompletion bool
+	Version            int64
 }
 
 // Apply folds one event of the user's stream into u.
@@ -106,7 +109,7 @@ func (u *User) Apply(e kernel.Event) {
 		*u = User{ID: ev.UserID, Email: ev.Email, FullName: ev.FullName, PasswordHash: ev.PasswordHash,
 			Role: ev.Role, Plan: ev.Plan, Credits: ev.Credits, OrganizationID: ev.OrganizationID,
 			ProjectID: ev.ProjectID, Temporary: ev.Temporary, EmailVerified: ev.EmailVerified, Active: true,
-			CreatedAt: ev.At, Version: u.Version}
+			AwaitingCompletion: ev.Provisioned, CreatedAt: ev.At, Version: u.Version}
 	case *SocialIdentityLinked:
 		if ev.EmailVerified && strings.EqualFold(ev.Email, u.Email) {
 			u.EmailVerified = true
@@ -118,6 +121,10 @@ func (u *User) Apply(e kernel.Event) {
 		u.Reset.TokenHash, u.Reset.ExpiresAt, u.Reset.Used = ev.TokenHash, ev.ExpiresAt, false
 	case *PasswordResetCompleted:
 		u.PasswordHash, u.SecurityStamp, u.Reset.Used = ev.PasswordHash, ev.SecurityStamp, true
+		u.AwaitingCompletion = false // the owner chose a password with the mailed link
+	case *AccountCompleted:
+		u.FullName, u.PasswordHash, u.SecurityStamp = ev.FullName, ev.PasswordHash, ev.SecurityStamp
+		u.AwaitingCompletion, u.Reset.Used = false, true
 	case *UserDeactivated:
 		u.Active, u.MergedInto = false, ev.MergedInto
 	case *PlanChanged:

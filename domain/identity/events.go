@@ -21,7 +21,10 @@ const (
 // SigningKeysStreamID is the id of the one stream holding the JWT signing keys.
 const SigningKeysStreamID = "identity-signing-keys"
 
-// UserRegistered: an account was created (also a temporary one).
+// UserRegistered: an account was created (also a temporary one). A
+// Provisioned account was created from a paid checkout (StripeSessionID)
+// with a random password nobody knows: it awaits completion by its owner
+// (AccountCompleted, or a password set with the mailed link).
 type UserRegistered struct {
 	UserID          string    `json:"user_id"`
 	Email           string    `json:"email"` // as typed; compared case-insensitively
@@ -35,6 +38,7 @@ type UserRegistered struct {
 	Temporary       bool      `json:"temporary,omitempty"`
 	StripeSessionID string    `json:"stripe_session_id,omitempty"`
 	EmailVerified   bool      `json:"email_verified,omitempty"` // vouched for by a social provider
+	Provisioned     bool      `json:"provisioned,omitempty"`    // from a paid checkout; awaits completion
 	At              time.Time `json:"at"`
 }
 
@@ -53,6 +57,7 @@ type PasswordResetRequested struct {
 	UserID    string    `json:"user_id"`
 	TokenHash string    `json:"token_hash"`
 	ExpiresAt time.Time `json:"expires_at"`
+	Purpose   string    `json:"purpose,omitempty"` // PurposeSetPassword, or empty (forgot-password)
 	At        time.Time `json:"at"`
 }
 
@@ -238,5 +243,5 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &IdentityMerged{} },
 		func() kernel.Event { return &MemberAdded{} },
 		func() kernel.Event { return &MemberRemoved{} },
-	}, append(oauthEvents(), invitationEvents()...)...)
+	}, append(append(oauthEvents(), invitationEvents()...), checkoutEvents()...)...)
 }
