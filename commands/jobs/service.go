@@ -59,8 +59,15 @@ type Config struct {
 	// enqueued job is picked up at once; empty: poll only.
 	ListenURL string
 	// Clock times periodic runs (tests pin it); nil: the system clock.
-	Clock  kernel.Clock
-	Logger *slog.Logger
+	Clock kernel.Clock
+	// DueClock, for tests, is the clock River judges due times by (a
+	// scheduled job, a retry, which jobs to fetch; River's own test time
+	// generator): advancing it runs a job scheduled a day ahead. It must
+	// flow with real time (an offset clock, not a pinned one), since River
+	// also times leases with it. nil, as in production: the process's
+	// clock and the database's now().
+	DueClock kernel.Clock
+	Logger   *slog.Logger
 }
 
 // Check reports a configuration New would refuse.
@@ -150,6 +157,9 @@ func (s *Service) river() (*river.Client[*sql.Tx], error) {
 		FetchCooldown:               min(river.FetchCooldownDefault, s.cfg.PollInterval),
 		MaxAttempts:                 DefaultMaxAttempts,
 		SkipUnknownJobCheck:         true, // Enqueue checks against s.kinds
+	}
+	if s.cfg.DueClock != nil {
+		cfg.Test.Time = dueTime{s.cfg.DueClock}
 	}
 	driver := riverdatabasesql.New(s.db)
 	if len(s.kinds) > 0 {
