@@ -19,6 +19,9 @@ type Register struct {
 	Password        string
 	FullName        string
 	StripeSessionID string
+	// Client is the caller's address: confirmations of a checkout with
+	// the payment provider are limited per client.
+	Client string
 }
 
 // Session is an issued access token and the account it belongs to.
@@ -33,7 +36,8 @@ type Session struct {
 // workspace (organization) and default project, and signs it in. Emails are
 // unique case-insensitively: the claim on the lower-cased address is written
 // in the same transaction, so of concurrent registrations one wins and the
-// others get a conflict on field email.
+// others get a conflict on field email. With a StripeSessionID it completes
+// the account that checkout provisioned instead (registerWithCheckout).
 func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 	email, err := ident.NormalizeEmail("email", in.Email)
 	if err != nil {
@@ -51,6 +55,9 @@ func (s *Service) Register(ctx context.Context, in Register) (Session, error) {
 	}
 	if len(in.StripeSessionID) > 255 {
 		return Session{}, kernel.Invalid("stripe_session_id", "max_length:255", "stripe_session_id is longer than 255 characters")
+	}
+	if strings.TrimSpace(in.StripeSessionID) != "" {
+		return s.registerWithCheckout(ctx, in, email, name)
 	}
 	if _, taken := s.dir.UserByEmail(email); taken { // fast path; the claim below decides
 		return Session{}, emailTaken()
@@ -75,6 +82,8 @@ type newAccount struct {
 	PasswordHash    string // empty: no password sign-in (social accounts)
 	StripeSessionID string
 	EmailVerified   bool
+	Provisioned     bool   // from a paid checkout, awaiting completion
+	Workspace       string // the default workspace's name; empty: named after FullName
 }
 
 // createAccount creates a user with role USER on the free plan, its
@@ -87,8 +96,11 @@ func (s *Service) createAccount(ctx context.Context, a newAccount, then func(t *
 	userID, orgID, projectID := s.cfg.NewUserID(), s.cfg.NewUserID(), s.cfg.NewUserID()
 	reg := &ident.UserRegistered{UserID: userID, Email: a.Email, FullName: a.FullName, PasswordHash: a.PasswordHash,
 		Role: ident.RoleUser, Plan: ident.PlanFree, OrganizationID: orgID, ProjectID: projectID,
-		StripeSessionID: a.StripeSessionID, EmailVerified: a.EmailVerified, At: now}
-	org := &ident.OrganizationCreated{OrganizationID: orgID, Name: workspaceName(a.FullName), OwnerID: userID,
+		StripeSessionID: a.StripeSessionID, EmailVerified: a.EmailVerified, Provisioned: a.Provisioned, At: now}
+	if a.Workspace == "" {
+		a.Workspace = workspaceName(a.FullName)
+	}
+	org := &ident.OrganizationCreated{OrganizationID: orgID, Name: a.Workspace, OwnerID: userID,
 		ProjectID: projectID, ProjectName: "Default project", At: now}
 	var u ident.User
 	err := s.write(ctx, func(t *txn) error {

@@ -53,6 +53,7 @@ type Service struct {
 	usage   *Usage
 	master  *MasterKey
 	browser *Browser
+	prov    *provisioning // checkout provisioning (EnableProvisioning); nil: off
 }
 
 // NewService returns the identity service. Start must run before it serves.

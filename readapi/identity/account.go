@@ -63,7 +63,7 @@ func (h *handlers) register(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s, err := h.svc.Register(r.Context(), cmd.Register{Email: in.Email, Password: in.Password, FullName: in.FullName,
-		StripeSessionID: in.StripeSessionID})
+		StripeSessionID: in.StripeSessionID, Client: clientOf(r)})
 	if err != nil {
 		fail(w, r, err)
 		return
