@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/strata-platform/strata/commands/blobs"
+	"github.com/strata-platform/strata/commands/crm"
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
@@ -70,6 +71,9 @@ type Config struct {
 	Jobs jobs.Config
 	// Payments configures Stripe and the plans' prices (STRATA_STRIPE_*).
 	Payments PaymentsConfig
+	// CRM receives the accounts provisioned from paid checkouts
+	// (STRATA_CRM_*); an empty URL sends nothing.
+	CRM crm.Config
 }
 
 var defaultAddrs = map[string]string{
@@ -206,6 +210,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Payments, err = loadPaymentsConfig(env); err != nil {
+		return c, err
+	}
+	if c.CRM, err = loadCRMConfig(env); err != nil {
 		return c, err
 	}
 	return c, nil

@@ -99,6 +99,7 @@ func startPayments(_ context.Context, app *App) error {
 		return err
 	}
 	cfg := cmdpayments.Config{Catalog: payments.NewCatalog(pc.Prices), PayerKey: master.Derive("payments payer"), Logger: app.Logger}
+	cfg.Reactions = append(cfg.Reactions, provisionOnCheckout(app)) // identity provisions accounts from paid checkouts
 	if pc.SecretKey != "" {
 		p, err := cmdpayments.NewStripe(cmdpayments.StripeConfig{SecretKey: pc.SecretKey, WebhookSecrets: pc.WebhookSecrets,
 			APIBase: pc.APIBase, Tolerance: pc.Tolerance, Logger: app.Logger})

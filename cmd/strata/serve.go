@@ -42,7 +42,10 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	}
 	defer db.Close()
 
-	clock := kernel.SystemClock{}
+	var clock kernel.Clock = kernel.SystemClock{}
+	if c.wiring.Clock != nil {
+		clock = c.wiring.Clock
+	}
 	ids := eventstore.NewULIDs(clock)
 	store := eventstore.New(db.SQL, reg, clock, ids)
 	wake := projections.NewSignal()
@@ -69,6 +72,9 @@ func (c *command) serve(ctx context.Context, args []string) error {
 
 	jobsCfg := c.cfg.Jobs
 	jobsCfg.ListenURL, jobsCfg.Clock, jobsCfg.Logger = db.URL, clock, c.logger
+	if c.wiring.Clock != nil {
+		jobsCfg.DueClock = clock
+	}
 	jobsSvc, err := jobs.New(db.SQL, jobsCfg)
 	if err != nil {
 		return err

@@ -90,6 +90,10 @@ type Wiring struct {
 	// BodyLimits returns the named surface's body limit overrides (upload
 	// routes), or nil.
 	BodyLimits func(surface string, app *App) func(*http.Request) int64
+	// Clock, for tests, is the time of everything serve runs, the jobs'
+	// due times included (jobs.Config.DueClock): a test moves it a day
+	// ahead. nil, as in production: the system clock.
+	Clock kernel.Clock
 }
 
 // productionWiring is the wiring of `strata` itself.
@@ -123,7 +127,10 @@ var productionWiring = Wiring{
 		if err := startMemory(ctx, app); err != nil {
 			return err
 		}
-		return startPayments(ctx, app)
+		if err := startPayments(ctx, app); err != nil {
+			return err
+		}
+		return startProvisioning(ctx, app)
 	},
 	BodyLimits: captableBodyLimits,
 	Routes: func(surface string, r *mux.Router, app *App) {
