@@ -317,8 +317,9 @@ func TestRegisterWithACheckoutSessionIsChecked(t *testing.T) {
 
 // A buyer back from the payment page before the webhook: register with the
 // session id asks the provider, provisions and completes the account at
-// once; the webhook that follows changes nothing. Twenty such
-// registrations at once make one account.
+// once; the webhook that follows changes nothing. Fifteen such
+// registrations at once make one account (one client may have Stripe asked
+// 20 times an hour: the first registration and these stay below it).
 func TestRegisterBeforeTheWebhookProvisionsOnce(t *testing.T) {
 	t.Parallel()
 	e := startProvisioningServer(t)
@@ -359,7 +360,7 @@ func TestRegisterBeforeTheWebhookProvisionsOnce(t *testing.T) {
 		t.Fatalf("%d CRM calls", n)
 	}
 
-	// Twenty registrations with one session at once: one account, one
+	// Fifteen registrations with one session at once: one account, one
 	// 201, the others told the session is used.
 	race := e.id("cs_test_race")
 	raceEmail := "race@example.com"
@@ -368,7 +369,8 @@ func TestRegisterBeforeTheWebhookProvisionsOnce(t *testing.T) {
 	var mu sync.Mutex
 	got := map[int]int{}
 	ids := map[string]bool{}
-	for i := 0; i < 20; i++ {
+	const racers = 15
+	for i := 0; i < racers; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -384,7 +386,7 @@ func TestRegisterBeforeTheWebhookProvisionsOnce(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got[http.StatusCreated] != 1 || got[http.StatusConflict] != 19 || len(ids) != 1 {
+	if got[http.StatusCreated] != 1 || got[http.StatusConflict] != racers-1 || len(ids) != 1 {
 		t.Fatalf("statuses %v, accounts answered %v", got, ids)
 	}
 	e.waitUntil(20*time.Second, "the CRM call", func() bool { return len(e.crm.callsFor(raceEmail)) > 0 })
