@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 
+	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/payments"
 	"github.com/strata-platform/strata/domain/plans"
+	"github.com/strata-platform/strata/projections/accounts"
 )
 
 // plansFromPayments is the payments reaction that keeps plans the one
@@ -70,4 +72,24 @@ func planStatus(s string) (string, bool) {
 		return plans.StatusCanceled, true
 	}
 	return "", false
+}
+
+// planOfCheckout puts the account a paid checkout was provisioned for (or
+// linked to) on the plan it bought, in the transaction that records the
+// account: an anonymous buyer (the audit's public checkout, a buyer who
+// registers afterwards) gets the plan with the account. A signed-in
+// buyer's plan was already set by plansFromPayments when the checkout
+// completed; the same plan again changes nothing.
+func planOfCheckout(svc *cmdplans.Service, dir *accounts.Directory) func(context.Context, *sql.Tx, string, cmdidentity.Checkout) error {
+	return func(ctx context.Context, tx *sql.Tx, account string, co cmdidentity.Checkout) error {
+		if co.ProductLine == "" || co.Plan == "" {
+			return nil
+		}
+		if s, _, ok := dir.Plan(account, co.ProductLine); ok && s.Plan == co.Plan && s.Status == plans.StatusActive {
+			return nil
+		}
+		_, err := svc.ChangeTx(ctx, tx, plans.Change{AccountID: account, Line: co.ProductLine, Plan: co.Plan,
+			Source: plans.SourceCheckout})
+		return err
+	}
 }

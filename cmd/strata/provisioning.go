@@ -82,8 +82,11 @@ func startProvisioning(_ context.Context, app *App) error {
 	if adapter.Name() == "none" {
 		app.Logger.Info("no CRM is configured (" + settingCRMURL + "): provisioned accounts are not synced anywhere")
 	}
-	return app.Identity.Service.EnableProvisioning(cmdidentity.Provisioning{Jobs: app.Jobs,
-		Checkouts: checkoutSource{payments: app.Payments}, CRM: adapter})
+	p := cmdidentity.Provisioning{Jobs: app.Jobs, Checkouts: checkoutSource{payments: app.Payments}, CRM: adapter}
+	if app.Plans != nil {
+		p.OnAccount = planOfCheckout(app.Plans, app.Identity.Service.Directory())
+	}
+	return app.Identity.Service.EnableProvisioning(p)
 }
 
 // checkoutSource gives identity the checkouts payments recorded, the

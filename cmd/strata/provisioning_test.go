@@ -160,6 +160,11 @@ func TestCheckoutProvisionsAnAccountEndToEnd(t *testing.T) {
 	if status != http.StatusOK || me["id"] != userID || me["full_name"] != "Buyer Actual" || me["role"] != "USER" {
 		t.Fatalf("me: %d %v", status, me)
 	}
+	// The account is on the plan it bought, from the plans source.
+	if voice, _ := me["plans"].(map[string]any)["voice"].(map[string]any); voice["plan"] != "pro" || voice["status"] != "active" ||
+		voice["source"] != "checkout" {
+		t.Fatalf("plans: %v", me["plans"])
+	}
 	// Used: a second registration is refused, and the set-password link
 	// no longer works.
 	if status, body := e.register(email, chosenPassword, "Buyer Again", session); status != http.StatusConflict ||

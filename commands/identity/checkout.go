@@ -56,6 +56,12 @@ type Provisioning struct {
 	Checkouts Checkouts
 	// CRM receives every provisioned account (crm.None when nil).
 	CRM crm.Adapter
+	// OnAccount, when set, runs in the transaction that records which
+	// account a paid checkout belongs to (created for the buyer, or linked
+	// to the signed-in buyer's or the payer email's account), so the work
+	// that follows commits with it: the composition root puts the account
+	// on the plan it bought.
+	OnAccount func(ctx context.Context, tx *stdsql.Tx, accountID string, co Checkout) error
 }
 
 // provisioning is the running checkout provisioning.
@@ -63,6 +69,7 @@ type provisioning struct {
 	jobs      *jobs.Service
 	checkouts Checkouts
 	crm       crm.Adapter
+	onAccount func(ctx context.Context, tx *stdsql.Tx, accountID string, co Checkout) error
 }
 
 // WelcomeDelay is how long after a checkout provisioned an account its
@@ -128,7 +135,7 @@ func (s *Service) EnableProvisioning(p Provisioning) error {
 	if err := jobs.Handle(p.Jobs, s.crmJob, jobs.KindOptions{}); err != nil {
 		return err
 	}
-	s.prov = &provisioning{jobs: p.Jobs, checkouts: p.Checkouts, crm: p.CRM}
+	s.prov = &provisioning{jobs: p.Jobs, checkouts: p.Checkouts, crm: p.CRM, onAccount: p.OnAccount}
 	return nil
 }
 

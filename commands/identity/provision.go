@@ -85,6 +85,9 @@ func (s *Service) provision(ctx context.Context, co Checkout, done *completion, 
 				if err := t.append(ctx, stream, eventstore.NoStream, ev); err != nil {
 					return err
 				}
+				if err := s.accountOf(ctx, t.sql, target, co); err != nil {
+					return err
+				}
 				if inTx != nil {
 					return inTx(t.sql)
 				}
@@ -142,6 +145,9 @@ func (s *Service) createForCheckout(ctx context.Context, co Checkout, key string
 		if err := s.enqueueFollowUps(ctx, t.sql, u.ID, co.SessionID, done == nil); err != nil {
 			return err
 		}
+		if err := s.accountOf(ctx, t.sql, u.ID, co); err != nil {
+			return err
+		}
 		if inTx != nil {
 			return inTx(t.sql)
 		}
@@ -184,4 +190,12 @@ func (s *Service) checkoutAccount(ctx context.Context, sessionID string) (ident.
 		acc.Apply(e.Event)
 	}
 	return acc, nil
+}
+
+// accountOf runs Provisioning.OnAccount, if set, in tx.
+func (s *Service) accountOf(ctx context.Context, tx *stdsql.Tx, accountID string, co Checkout) error {
+	if s.prov == nil || s.prov.onAccount == nil {
+		return nil
+	}
+	return s.prov.onAccount(ctx, tx, accountID, co)
 }
