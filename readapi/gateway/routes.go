@@ -1,0 +1,22 @@
+package gateway
+
+import (
+	"net/http"
+
+	"github.com/gorilla/mux"
+)
+
+// Config is what Routes needs; the routes of a part left nil are not added.
+type Config struct {
+	Catalog *CatalogAPI
+}
+
+// Routes adds the gateway's routes to the platform API's router.
+func Routes(r *mux.Router, cfg Config) {
+	if c := cfg.Catalog; c != nil {
+		get := []string{http.MethodGet, http.MethodHead}
+		r.Handle("/v1/public/models", c.need(c.list)).Methods(get...)
+		r.Handle("/v1/public/models/available", c.need(c.available)).Methods(get...)
+		r.Handle("/v1/public/models/resolve", c.need(c.resolve)).Methods(http.MethodPost)
+	}
+}
