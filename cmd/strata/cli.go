@@ -39,6 +39,11 @@ Usage:
   strata users promote EMAIL [--role ADMIN|USER]
                                    set an account's role (ADMIN may read the event log over HTTP)
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
+  strata models import FILE        make the gateway's model catalog equal to a catalog file (validated; a refusal
+                                   names the entry and the field; the same file again records nothing)
+  strata models list [--json]      the model catalog: models, routers, defaults (--json: an importable catalog file)
+  strata models retire ID --replaced-by ID
+                                   retire a model: requests naming it get model_deprecated naming the replacement
   strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
   strata bench eventstore|identity|oauth|captable|community|memory [--quick]
@@ -86,6 +91,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.users(ctx, args[1:])
 	case "keys":
 		err = cmd.keys(ctx, args[1:])
+	case "models":
+		err = cmd.models(ctx, args[1:])
 	case "captable":
 		err = cmd.captableCmd(ctx, args[1:])
 	case "mcp":

@@ -18,6 +18,7 @@ import (
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
+	gwcatalog "github.com/strata-platform/strata/domain/gateway/catalog"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
@@ -71,6 +72,9 @@ type App struct {
 	// Plans records plan changes: every account's plan in every product
 	// line, which every context reads through the account directory.
 	Plans *cmdplans.Service
+	// Gateway is the inference gateway: its model catalog (commands, the
+	// in-memory view, the resolver the chat routes call).
+	Gateway *gatewayContext
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -100,7 +104,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events(), payments.Events(), plans.Events(), projections.Events()} {
+			community.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -127,6 +131,9 @@ var productionWiring = Wiring{
 		if err := startMemory(ctx, app); err != nil {
 			return err
 		}
+		if err := startGateway(ctx, app); err != nil {
+			return err
+		}
 		if err := startPayments(ctx, app); err != nil {
 			return err
 		}
@@ -140,6 +147,7 @@ var productionWiring = Wiring{
 		communityRoutes(surface, r, app)
 		memoryRoutes(surface, r, app)
 		paymentsRoutes(surface, r, app)
+		gatewayRoutes(surface, r, app)
 	},
 }
 

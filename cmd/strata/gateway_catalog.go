@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gorilla/mux"
+
+	cmdgateway "github.com/strata-platform/strata/commands/gateway"
+	projgateway "github.com/strata-platform/strata/projections/gateway"
+	readgateway "github.com/strata-platform/strata/readapi/gateway"
+)
+
+// gatewayContext is the running inference gateway: its model catalog (the
+// commands, the in-memory view every request reads, and the resolver the
+// chat routes call).
+type gatewayContext struct {
+	Catalog     *cmdgateway.Catalog
+	CatalogView *projgateway.CatalogView
+	CatalogAPI  *readgateway.CatalogAPI
+}
+
+// startGateway builds the gateway's catalog: it imports the built-in
+// development catalog unless an operator manages the catalog (`strata
+// models import`), folds the catalog into the view, and tails it (woken by
+// commit notifications, polling every second). Catalog commands wait for
+// the view, bounded by STRATA_READ_WAIT_MS. It needs the identity context
+// (credentials, and the plans that give a caller's tier).
+func startGateway(ctx context.Context, app *App) error {
+	view := projgateway.NewCatalogView(app.Store, app.Logger)
+	wait := func(ctx context.Context, version int64) error {
+		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
+		defer cancel()
+		return view.Sync(wctx, version)
+	}
+	cmds := cmdgateway.NewCatalog(app.Store, app.Clock, wait)
+	res, err := cmds.ImportBuiltin(ctx)
+	if err != nil {
+		return fmt.Errorf("gateway catalog: import the built-in catalog: %w", err)
+	}
+	switch {
+	case res.Skipped:
+		app.Logger.Info("gateway catalog: managed by an operator; the built-in catalog is not applied", "version", res.Version)
+	case !res.Unchanged:
+		app.Logger.Info("gateway catalog: imported the built-in development catalog", "version", res.Version, "hash", res.Hash)
+	}
+	if err := view.CatchUp(ctx); err != nil {
+		return err
+	}
+	app.Gateway = &gatewayContext{Catalog: cmds, CatalogView: view, CatalogAPI: readgateway.NewCatalog(readgateway.CatalogConfig{
+		View: view, Auth: app.Auth, Plans: app.Identity.Service.Directory()})}
+	app.Go(func(ctx context.Context) { view.Run(ctx, app.Wake.Wait, time.Second) })
+	return nil
+}
+
+// gatewayRoutes serves the gateway's routes on the platform API.
+func gatewayRoutes(surface string, r *mux.Router, app *App) {
+	if surface != "api" || app.Gateway == nil {
+		return
+	}
+	readgateway.Routes(r, readgateway.Config{Catalog: app.Gateway.CatalogAPI})
+}
