@@ -154,7 +154,10 @@ func TestServeServesTheModelCatalog(t *testing.T) {
 	if out, errOut, code := c.runWith(productionWiring, "users", "set-plan", email, "professional"); code != 0 {
 		t.Fatalf("set-plan: %d %q %q", code, out, errOut)
 	}
-	waitFor(t, func() bool { b := available(); return b["tier"] == "professional" && b["default_model"] == "strata-dev-32b-code" })
+	waitFor(t, func() bool {
+		b := available()
+		return b["tier"] == "professional" && b["default_model"] == "strata-dev-32b-code"
+	})
 
 	if out, errOut, code := c.runWith(productionWiring, "models", "import", catalogFile(t, "acme.json", addModel("acme-70b-chat"))); code != 0 {
 		t.Fatalf("import while serving: %d %q %q", code, out, errOut)
