@@ -11,6 +11,7 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"time"
 
@@ -86,8 +87,8 @@ func (a *CatalogAPI) Resolve(p auth.Principal, model string, f catalog.Features)
 // required_tier and tier (tier_required). Other errors are returned as
 // they are.
 func RefusalMembers(err error) error {
-	ref, ok := err.(*catalog.Refusal)
-	if !ok {
+	var ref *catalog.Refusal
+	if !errors.As(err, &ref) {
 		return err
 	}
 	m := map[string]any{"model": ref.Model}
