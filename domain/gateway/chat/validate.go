@@ -164,15 +164,15 @@ func validateMessages(msgs []Message) error {
 				}
 				toolIDs[p.ID] = true
 			case PartToolResult:
-				if othersSeen {
-					return invalid(pf, "tool_results_first", "tool_result parts must come before any other part")
-				}
 				if !pending[p.ToolUseID] {
 					if answered[p.ToolUseID] {
 						return invalid(pf+".tool_use_id", "unique", fmt.Sprintf("tool_use %q is answered twice", p.ToolUseID))
 					}
 					return invalid(pf+".tool_use_id", "answers_tool_use",
 						fmt.Sprintf("%q is not the id of a tool_use in the previous assistant message", p.ToolUseID))
+				}
+				if othersSeen {
+					return invalid(pf, "tool_results_first", "tool_result parts must come before any other part")
 				}
 				delete(pending, p.ToolUseID)
 				answered[p.ToolUseID] = true
