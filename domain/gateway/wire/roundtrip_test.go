@@ -13,17 +13,23 @@ import (
 	"github.com/strata-platform/strata/domain/gateway/wire/openai"
 )
 
+type eventEncoder interface {
+	Encode(chat.Event) ([]byte, error)
+}
+
+type eventParser interface {
+	Next() (chat.Event, error)
+}
+
 // format is one wire format's codec, seen through the same signatures.
 type format struct {
-	name           string
-	decodeRequest  func([]byte) (chat.Request, error)
-	encodeRequest  func(chat.Request) ([]byte, error)
-	encodeResponse func(chat.Response) ([]byte, error)
-	decodeResponse func([]byte) (chat.Response, error)
-	encoder        func() interface {
-		Encode(chat.Event) ([]byte, error)
-	}
-	parser          func(io.Reader) interface{ Next() (chat.Event, error) }
+	name            string
+	decodeRequest   func([]byte) (chat.Request, error)
+	encodeRequest   func(chat.Request) ([]byte, error)
+	encodeResponse  func(chat.Response) ([]byte, error)
+	decodeResponse  func([]byte) (chat.Response, error)
+	encoder         func() eventEncoder
+	parser          func(io.Reader) eventParser
 	encodeError     func(chat.Error) []byte
 	decodeError     func(int, []byte) chat.Error
 	carried         func(chat.Request) chat.Request
@@ -35,20 +41,16 @@ var formats = []format{
 	{
 		name: "messages", decodeRequest: messages.DecodeRequest, encodeRequest: messages.EncodeRequest,
 		encodeResponse: messages.EncodeResponse, decodeResponse: messages.DecodeResponse,
-		encoder: func() interface {
-			Encode(chat.Event) ([]byte, error)
-		} { return messages.NewStreamEncoder() },
-		parser:      func(r io.Reader) interface{ Next() (chat.Event, error) } { return messages.NewStreamParser(r) },
+		encoder:     func() eventEncoder { return messages.NewStreamEncoder() },
+		parser:      func(r io.Reader) eventParser { return messages.NewStreamParser(r) },
 		encodeError: messages.EncodeError, decodeError: messages.DecodeError,
 		carried: messages.Carried, carriedResponse: messages.CarriedResponse, carriedStream: messages.CarriedResponse,
 	},
 	{
 		name: "openai", decodeRequest: openai.DecodeRequest, encodeRequest: openai.EncodeRequest,
 		encodeResponse: openai.EncodeResponse, decodeResponse: openai.DecodeResponse,
-		encoder: func() interface {
-			Encode(chat.Event) ([]byte, error)
-		} { return openai.NewStreamEncoder(true) },
-		parser:      func(r io.Reader) interface{ Next() (chat.Event, error) } { return openai.NewStreamParser(r) },
+		encoder:     func() eventEncoder { return openai.NewStreamEncoder(true) },
+		parser:      func(r io.Reader) eventParser { return openai.NewStreamParser(r) },
 		encodeError: openai.EncodeError, decodeError: openai.DecodeError,
 		carried: openai.Carried, carriedResponse: openai.CarriedResponse, carriedStream: openai.CarriedStream,
 	},

@@ -18,7 +18,9 @@
 // of one role merged into one as the format's API does; tools {name,
 // description, input_schema}; tool_choice {type auto|any|tool|none, name,
 // disable_parallel_tool_use}; max_tokens, temperature, top_p,
-// stop_sequences, stream; metadata.user_id to User.
+// stop_sequences, stream; metadata.user_id to User. max_tokens, which the
+// format's API requires, may be left out: the gateway applies its default
+// (chat.DefaultMaxTokens) and the catalog's ceiling.
 //
 // Strictness (decided): the client side refuses members it does not know
 // (rule unknown_field), as the format's API does ("Extra inputs are not
