@@ -50,6 +50,10 @@ Usage:
                                    measure the event store against raw PostgreSQL on the same server
   strata bench memory --extraction
                                    only the memory bench's extraction precision and recall (no database)
+  strata dev-upstream [--addr HOST:PORT]
+                                   serve the development upstream (no model: answers scripted by [[directives]] in
+                                   the prompt) in both chat formats on --addr (default 127.0.0.1:8099); for
+                                   development and tests only, never an upstream of a production configuration
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
@@ -97,6 +101,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.captableCmd(ctx, args[1:])
 	case "mcp":
 		err = cmd.mcp(ctx, args[1:], env)
+	case "dev-upstream":
+		err = cmd.devUpstream(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

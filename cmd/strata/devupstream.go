@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net"
+
+	"github.com/strata-platform/strata/commands/gateway/devupstream"
+)
+
+// defaultDevUpstreamAddr is where `strata dev-upstream` listens by default.
+const defaultDevUpstreamAddr = "127.0.0.1:8099"
+
+// devUpstream runs `strata dev-upstream [--addr]`: the development
+// upstream (commands/gateway/devupstream) until the context ends.
+func (c *command) devUpstream(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("dev-upstream", flag.ContinueOnError)
+	addr := fs.String("addr", defaultDevUpstreamAddr, "listen address")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("%w: dev-upstream takes no arguments", errUsage)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("dev-upstream: %w", err)
+	}
+	fmt.Fprintf(c.stdout, "dev-upstream: the development upstream listens on %s (POST %s, POST %s); "+
+		"it is for development and tests, never an upstream of a production configuration\n",
+		devupstream.BaseURL(ln.Addr().String()), devupstream.MessagesPath, devupstream.OpenAIPath)
+	return devupstream.Serve(ctx, ln, devupstream.New())
+}
