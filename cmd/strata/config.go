@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/crm"
+	cmdgateway "github.com/strata-platform/strata/commands/gateway"
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/eventstore/pgcluster"
@@ -74,6 +75,9 @@ type Config struct {
 	// CRM receives the accounts provisioned from paid checkouts
 	// (STRATA_CRM_*); an empty URL sends nothing.
 	CRM crm.Config
+	// GatewayUpstreams are the inference gateway's upstreams, from the file
+	// STRATA_GATEWAY_UPSTREAMS names (none: chat answers 503 naming it).
+	GatewayUpstreams []cmdgateway.Upstream
 }
 
 var defaultAddrs = map[string]string{
@@ -214,6 +218,11 @@ func loadConfig(env map[string]string) (Config, error) {
 	}
 	if c.CRM, err = loadCRMConfig(env); err != nil {
 		return c, err
+	}
+	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {
+		if c.GatewayUpstreams, err = cmdgateway.LoadUpstreams(path, func(k string) string { return env[k] }); err != nil {
+			return c, err
+		}
 	}
 	return c, nil
 }

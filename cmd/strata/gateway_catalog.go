@@ -19,6 +19,8 @@ type gatewayContext struct {
 	Catalog     *cmdgateway.Catalog
 	CatalogView *projgateway.CatalogView
 	CatalogAPI  *readgateway.CatalogAPI
+	// Upstreams calls the configured upstreams (STRATA_GATEWAY_UPSTREAMS).
+	Upstreams *cmdgateway.Upstreams
 }
 
 // startGateway builds the gateway's catalog: it imports the built-in
@@ -49,7 +51,12 @@ func startGateway(ctx context.Context, app *App) error {
 		return err
 	}
 	app.Gateway = &gatewayContext{Catalog: cmds, CatalogView: view, CatalogAPI: readgateway.NewCatalog(readgateway.CatalogConfig{
-		View: view, Auth: app.Auth, Plans: app.Identity.Service.Directory()})}
+		View: view, Auth: app.Auth, Plans: app.Identity.Service.Directory()}),
+		Upstreams: cmdgateway.NewUpstreams(app.Config.GatewayUpstreams, nil)}
+	if len(app.Config.GatewayUpstreams) == 0 {
+		app.Logger.Warn("gateway: no upstream configured; chat requests answer 503 until " + cmdgateway.UpstreamsEnv +
+			" names an upstream configuration file")
+	}
 	app.Go(func(ctx context.Context) { view.Run(ctx, app.Wake.Wait, time.Second) })
 	return nil
 }
