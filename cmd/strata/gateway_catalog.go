@@ -66,5 +66,6 @@ func gatewayRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" || app.Gateway == nil {
 		return
 	}
-	readgateway.Routes(r, readgateway.Config{Catalog: app.Gateway.CatalogAPI})
+	readgateway.Routes(r, readgateway.Config{Catalog: app.Gateway.CatalogAPI, Chat: readgateway.NewChat(readgateway.ChatConfig{
+		Catalog: app.Gateway.CatalogAPI, Auth: app.Auth, Upstreams: app.Gateway.Upstreams, Logger: app.Logger})})
 }

@@ -9,6 +9,7 @@ import (
 // Config is what Routes needs; the routes of a part left nil are not added.
 type Config struct {
 	Catalog *CatalogAPI
+	Chat    *ChatAPI
 }
 
 // Routes adds the gateway's routes to the platform API's router.
@@ -18,5 +19,10 @@ func Routes(r *mux.Router, cfg Config) {
 		r.Handle("/v1/public/models", c.need(c.list)).Methods(get...)
 		r.Handle("/v1/public/models/available", c.need(c.available)).Methods(get...)
 		r.Handle("/v1/public/models/resolve", c.need(c.resolve)).Methods(http.MethodPost)
+	}
+	if c := cfg.Chat; c != nil {
+		r.Handle("/v1/messages", c.Messages()).Methods(http.MethodPost)
+		r.Handle("/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
+		r.Handle("/api/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
 	}
 }
