@@ -1,10 +1,16 @@
 package main
 
 import (
+	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/strata-platform/strata/commands/gateway/devupstream"
+	"github.com/strata-platform/strata/eventstore/pgtest"
 )
 
 // STRATA_GATEWAY_UPSTREAMS is read at start: a valid file gives the
@@ -27,5 +33,49 @@ func TestGatewayUpstreamsConfiguration(t *testing.T) {
 	_, errOut, code := (cli{t: t, env: map[string]string{"STRATA_GATEWAY_UPSTREAMS": good}}).run("version")
 	if code != 2 || !strings.Contains(errOut, "STRATA_GATEWAY_UPSTREAMS") || !strings.Contains(errOut, "DEV_KEY is not set") {
 		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
+// `strata serve` answers chat through the upstreams of
+// STRATA_GATEWAY_UPSTREAMS (a development upstream here, in the OpenAI
+// format, behind a messages-format client), and without the variable
+// answers 503 naming it.
+func TestServeAnswersChatThroughTheConfiguredUpstreams(t *testing.T) {
+	t.Parallel()
+	_, base := devupstream.Start(t)
+	file := filepath.Join(t.TempDir(), "upstreams.json")
+	if err := os.WriteFile(file, []byte(`{"upstreams":[{"id":"dev","format":"openai","base_url":"`+base+`/v1","retries":0}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, configured := range []bool{true, false} {
+		db := pgtest.DB(t)
+		env := map[string]string{"DATABASE_URL": db.URL, "STRATA_DATA_DIR": t.TempDir(), "STRATA_LOG_LEVEL": "error"}
+		if configured {
+			env["STRATA_GATEWAY_UPSTREAMS"] = file
+		}
+		api, _ := serveInProcess(t, env)
+		token := register(api, fmt.Sprintf("chat-%d@gateway.test", time.Now().UnixNano()))
+		if token == "" {
+			t.Fatal("register failed")
+		}
+		status, k := call(t, "POST", api+"/api/v1/api-keys", token, map[string]any{"name": "chat"})
+		if status != http.StatusCreated {
+			t.Fatalf("key: %d %v", status, k)
+		}
+		status, body := call(t, "POST", api+"/v1/messages", "", map[string]any{"model": "strata-dev-7b-text", "max_tokens": 50,
+			"messages": []any{map[string]any{"role": "user", "content": "Hello, world!"}}},
+			"X-API-Key", k["api_key"].(string), "anthropic-version", "2023-06-01")
+		if configured {
+			content, _ := body["content"].([]any)
+			if status != 200 || len(content) != 1 || content[0].(map[string]any)["text"] != "You said: Hello, world!" ||
+				body["model"] != "strata-dev-7b-text" {
+				t.Fatalf("%d %v", status, body)
+			}
+		} else {
+			e, _ := body["error"].(map[string]any)
+			if status != 503 || body["type"] != "error" || !strings.Contains(fmt.Sprint(e["message"]), "STRATA_GATEWAY_UPSTREAMS") {
+				t.Fatalf("%d %v", status, body)
+			}
+		}
 	}
 }

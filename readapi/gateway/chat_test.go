@@ -41,6 +41,10 @@ type chatWorld struct {
 }
 
 func startChat(t *testing.T, upstreamFormat string, configured bool) *chatWorld {
+	return startChatWith(t, upstreamFormat, configured, nil)
+}
+
+func startChatWith(t *testing.T, upstreamFormat string, configured bool, credits readgateway.ChatCredits) *chatWorld {
 	t.Helper()
 	dev, base := devupstream.Start(t)
 	var ups []cmdgateway.Upstream
@@ -61,7 +65,7 @@ func startChat(t *testing.T, upstreamFormat string, configured bool) *chatWorld 
 		w.plans = cmdplans.New(e.Store, e.Clock, e.Svc.Directory().Sync)
 		cat := readgateway.NewCatalog(readgateway.CatalogConfig{View: w.view, Auth: e.Auth, Plans: e.Svc.Directory()})
 		readgateway.Routes(e.Router, readgateway.Config{Catalog: cat, Chat: readgateway.NewChat(readgateway.ChatConfig{
-			Catalog: cat, Auth: e.Auth, Upstreams: upstreams, Logger: logger})})
+			Catalog: cat, Auth: e.Auth, Upstreams: upstreams, Credits: credits, Logger: logger})})
 	})
 	cw := &chatWorld{world: w, dev: dev}
 	cw.u = w.register()

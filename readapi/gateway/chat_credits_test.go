@@ -1,0 +1,129 @@
+package gateway_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	cmdgateway "github.com/strata-platform/strata/commands/gateway"
+	"github.com/strata-platform/strata/domain/gateway/catalog"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/readapi/auth"
+	readgateway "github.com/strata-platform/strata/readapi/gateway"
+)
+
+// recorder is a ChatCredits that refuses when told and keeps what the
+// routes record.
+type recorder struct {
+	mu      sync.Mutex
+	refuse  bool
+	admits  int
+	records map[string][]readgateway.ChatUsage
+}
+
+func (c *recorder) Admit(_ context.Context, p auth.Principal, m catalog.Model, id string) (func(readgateway.ChatUsage), error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.admits++
+	if c.refuse {
+		return nil, kernel.E(kernel.KindPaymentRequired, "no credits left")
+	}
+	return func(u readgateway.ChatUsage) {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.records[id] = append(c.records[id], u)
+	}, nil
+}
+
+func (c *recorder) all() []readgateway.ChatUsage {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []readgateway.ChatUsage
+	for id, us := range c.records {
+		if len(us) != 1 || us[0].RequestID != id {
+			panic("recorded " + id + " other than once")
+		}
+		out = append(out, us[0])
+	}
+	return out
+}
+
+// The credits hook: a refusal comes before any upstream call, in the
+// client's format; every admitted request records its usage exactly once,
+// streamed or not (the same usage), cut off midway (what was delivered)
+// or abandoned by its client.
+func TestChatCreditsHook(t *testing.T) {
+	rec := &recorder{records: map[string][]readgateway.ChatUsage{}}
+	c := startChatWith(t, cmdgateway.FormatMessages, true, rec)
+
+	rec.refuse = true
+	if r := c.viaAnthropic(t, userSays("hi"), false); r.status != http.StatusPaymentRequired || r.errType != "billing_error" {
+		t.Fatalf("%+v", r)
+	}
+	if r := c.viaOpenAI(t, userSays("hi"), true, "/v1/"); r.status != http.StatusPaymentRequired || r.errType != "insufficient_quota" {
+		t.Fatalf("%+v", r)
+	}
+	if len(c.dev.Requests()) != 0 || len(rec.all()) != 0 {
+		t.Fatal("a refused request reached the upstream or was recorded")
+	}
+	rec.refuse = false
+
+	c.viaAnthropic(t, userSays("Hello, world!"), false)
+	c.viaOpenAI(t, userSays("Hello, world!"), true, "/v1/")
+	c.viaOpenAI(t, userSays("[[tokens:20]] [[cut:after=5]]"), true, "/v1/")
+	got := rec.all()
+	if len(got) != 3 {
+		t.Fatalf("%d records", len(got))
+	}
+	var plain, cut []readgateway.ChatUsage
+	for _, u := range got {
+		if u.Estimated {
+			cut = append(cut, u)
+		} else {
+			plain = append(plain, u)
+		}
+	}
+	if len(plain) != 2 || plain[0].Usage != plain[1].Usage || plain[0].Usage.OutputTokens != 7 || plain[0].Model != "strata-dev-frontier" ||
+		plain[0].Upstream != "dev" || plain[0].Status != 200 {
+		t.Fatalf("%+v", plain)
+	}
+	if len(cut) != 1 || cut[0].Usage.OutputTokens != 5 || cut[0].Usage.InputTokens == 0 || !cut[0].Stream {
+		t.Fatalf("a cut stream recorded %+v", cut)
+	}
+
+	// A client that goes away: recorded once, when the handler ends.
+	ctx, cancel := context.WithCancel(context.Background())
+	body := `{"model":"strata-dev-frontier","stream":true,"messages":[{"role":"user","content":"[[tokens:300]] [[slow:10ms]]"}]}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.api.URL+"/v1/chat/completions", strings.NewReader(body))
+	req.Header.Set("X-API-Key", c.u.Key)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 512)
+	for n := 0; n < 3; n++ { // a few events, each as it comes
+		if _, err := resp.Body.Read(buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("the first events took %v of a 3 s stream: buffered", d)
+	}
+	cancel()
+	resp.Body.Close()
+	deadline := time.Now().Add(3 * time.Second)
+	for len(rec.all()) < 4 {
+		if time.Now().After(deadline) {
+			t.Fatal("the abandoned stream was not recorded")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got := rec.all(); len(got) != 4 {
+		t.Fatalf("%d records", len(got))
+	}
+}
