@@ -448,6 +448,14 @@ func TestChatStreamCutAndDisconnect(t *testing.T) {
 	if r.errType != "overloaded_error" && !strings.Contains(r.errType, "overloaded") {
 		t.Fatalf("%+v", r)
 	}
+	// Retries spent: the upstream's status and Retry-After, in the client's format.
+	failed := c.call(http.MethodPost, "/v1/chat/completions", map[string]any{"model": "strata-dev-frontier",
+		"messages": []any{map[string]any{"role": "user", "content": "[[fail:429 retry-after=1]]"}}}, "X-API-Key", c.u.Key)
+	errObj, _ := failed.body["error"].(map[string]any)
+	if failed.status != 429 || failed.header.Get("Retry-After") != "1" || errObj["type"] != "rate_limit_error" ||
+		len(c.dev.Requests()) != 3 { // the cut stream's, and two attempts
+		t.Fatalf("%d %v %s (%d upstream requests)", failed.status, failed.header, failed.raw, len(c.dev.Requests()))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	body := `{"model":"strata-dev-frontier","stream":true,"messages":[{"role":"user","content":"[[tokens:500]] [[slow:10ms]]"}]}`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.api.URL+"/v1/chat/completions", strings.NewReader(body))
