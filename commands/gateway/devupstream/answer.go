@@ -51,6 +51,11 @@ func compose(r chat.Request, s Script, idPrefix string, created int64) (answer, 
 	}
 	id := digest(sameJSON)
 	calls := s.Tools
+	if s.Parallel > 0 && len(r.Tools) > 0 {
+		for i := 1; i <= s.Parallel; i++ {
+			calls = append(calls, ToolCall{Name: r.Tools[0].Name, Input: json.RawMessage(fmt.Sprintf(`{"n":%d}`, i))})
+		}
+	}
 	if len(calls) == 0 && r.ToolChoice != nil && len(r.Tools) > 0 {
 		switch r.ToolChoice.Type {
 		case chat.ToolChoiceTool:

@@ -224,6 +224,13 @@ func TestToolCalls(t *testing.T) {
 		if texts(got.resp) != "The tool returned: sunny; rain" || got.resp.StopReason != chat.StopEndTurn {
 			t.Fatalf("after the results: %+v", got.resp)
 		}
+		// [[parallel-tools:N]]: N calls of the first offered tool.
+		r = user("[[parallel-tools:3]]")
+		r.Tools, r.Stream, r.IncludeUsage = []chat.Tool{weather}, stream, true
+		got = call(t, context.Background(), base, f, r)
+		if len(got.resp.Content) != 3 || string(got.resp.Content[2].Input) != `{"n":3}` || got.resp.StopReason != chat.StopToolUse {
+			t.Fatalf("parallel-tools: %+v", got.resp)
+		}
 		// A forced tool is called without a directive.
 		r = user("anything")
 		r.Tools, r.Stream, r.IncludeUsage = []chat.Tool{weather}, stream, true

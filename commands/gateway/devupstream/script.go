@@ -15,6 +15,7 @@ import (
 //
 //	[[tool:NAME {JSON}]]         call tool NAME with these arguments (a JSON object; {} when left
 //	                             out); several tool directives make parallel tool calls
+//	[[parallel-tools:N]]         N parallel calls of the first offered tool, with {"n": 1} to {"n": N}
 //	[[tokens:N]]                 answer exactly N tokens of text (before max_tokens and stop)
 //	[[stop:SEQ]]                 the answer contains SEQ followed by more text, so that a request
 //	                             whose stop sequences list SEQ stops there (stop_sequence)
@@ -38,6 +39,7 @@ import (
 // calls that tool with {}. An unknown directive is a 400.
 type Script struct {
 	Tools      []ToolCall
+	Parallel   int // [[parallel-tools:N]]
 	Tokens     int // -1: unset
 	Stop       string
 	Fail       int // 0: none
@@ -162,6 +164,10 @@ func (s *Script) set(name, arg string) error {
 	switch name {
 	case "tokens":
 		s.Tokens, err = num(arg, "the token count")
+	case "parallel-tools":
+		if s.Parallel, err = num(arg, "the number of calls"); err == nil && (s.Parallel < 1 || s.Parallel > 64) {
+			err = fmt.Errorf("directive [[parallel-tools:%s]]: 1 to 64 calls", arg)
+		}
 	case "stop":
 		if arg == "" {
 			return fmt.Errorf("directive [[stop:]] needs a sequence")
