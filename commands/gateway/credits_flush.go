@@ -1,0 +1,254 @@
+package gateway
+
+import (
+	"context"
+	stdsql "database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/strata-platform/strata/domain/gateway/credits"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+)
+
+// errFlushRace: another process flushed some of the rows this flush read
+// (a crashed process's rows taken by two at once); the transaction rolls
+// back and the next flush reads again.
+var errFlushRace = errors.New("pending debits were flushed concurrently")
+
+// Flushed is what one flush did.
+type Flushed struct {
+	Appended   int // debits appended to the ledger
+	Duplicates int // rows whose request id was debited before: deleted, nothing appended
+}
+
+// pendingRow is one row of platform.gateway_pending_debits.
+type pendingRow struct {
+	id      string
+	account string
+	amount  int64
+	event   credits.Debited
+	own     bool
+}
+
+// Flush moves up to FlushBatch pending debits (this recorder's, and other
+// recorders' older than OrphanAfter) into the ledger in one transaction:
+// the request ids already debited are dropped, the others are appended to
+// this recorder's debit stream and recorded in platform.gateway_debits,
+// and every row read is deleted; the transaction commits all of it or
+// none. Reading takes no lock (a lock would give the transaction its id
+// before the append's version check, see eventstore.AppendTx); a row that
+// another flusher moved meanwhile makes the claim or the delete count
+// come out short, and the transaction rolls back (errFlushRace).
+func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
+	r.flushMu.Lock()
+	defer r.flushMu.Unlock()
+	rows, err := r.readPending(ctx)
+	if err != nil || len(rows) == 0 {
+		return Flushed{}, err
+	}
+	if r.version < 0 {
+		if r.version, err = r.store.Version(ctx, credits.DebitStream(r.cfg.Owner)); err != nil {
+			return Flushed{}, fmt.Errorf("flush debits: %w", err)
+		}
+	}
+	var out Flushed
+	var app eventstore.Appended
+	err = r.store.InTx(ctx, func(tx *stdsql.Tx) error {
+		out = Flushed{}
+		ids := make([]string, len(rows))
+		for i, row := range rows {
+			ids[i] = row.id
+		}
+		seen, err := debited(ctx, tx, ids)
+		if err != nil {
+			return err
+		}
+		var fresh []*credits.Debited
+		for i := range rows {
+			if !seen[rows[i].id] {
+				fresh = append(fresh, &rows[i].event)
+			}
+		}
+		out.Duplicates = len(rows) - len(fresh)
+		if len(fresh) > 0 {
+			evs := make([]kernel.Event, len(fresh))
+			for i, d := range fresh {
+				evs[i] = d
+			}
+			stream := eventstore.Stream{Type: credits.DebitStreamType, ID: credits.DebitStream(r.cfg.Owner)}
+			if app, err = r.store.AppendTx(ctx, tx, stream, r.version, evs...); err != nil {
+				return err
+			}
+			if err := r.fault("appended"); err != nil {
+				return err
+			}
+			if err := index(ctx, tx, fresh, stream.ID); err != nil {
+				return err
+			}
+			out.Appended = len(fresh)
+		}
+		if err := r.fault("indexed"); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM platform.gateway_pending_debits WHERE request_id = ANY($1)`, ids)
+		if err != nil {
+			return fmt.Errorf("flush debits: delete: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n != int64(len(ids)) {
+			return errFlushRace
+		}
+		return r.fault("deleted")
+	})
+	if err != nil {
+		r.stats.flushFailed()
+		if kernel.KindOf(err) == kernel.KindConflict {
+			r.version = -1 // someone else wrote our stream (never expected): read its version again
+		}
+		return Flushed{}, err
+	}
+	if out.Appended > 0 {
+		r.version = app.ToVersion
+		if r.view != nil {
+			// Show the debits in this process's view before dropping them from
+			// the local sums, so a balance never misses them (it may count them
+			// twice for this instant, refusing rather than overspending).
+			wctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			_ = r.view.Sync(wctx, app.Last)
+			cancel()
+		}
+	}
+	var own []string
+	for _, row := range rows {
+		if row.own {
+			own = append(own, row.id)
+		}
+	}
+	r.forget(own)
+	r.stats.flushed(out)
+	return out, nil
+}
+
+func (r *Recorder) fault(stage string) error {
+	if r.cfg.Fault == nil {
+		return nil
+	}
+	return r.cfg.Fault(stage)
+}
+
+// readPending reads the rows this flush moves: this recorder's, and the
+// orphans of others, oldest first.
+func (r *Recorder) readPending(ctx context.Context) ([]pendingRow, error) {
+	q, err := r.store.DB().QueryContext(ctx, `SELECT request_id, account_id, amount_micro, event, owner = $1
+		FROM platform.gateway_pending_debits
+		WHERE owner = $1 OR recorded_at < clock_timestamp() - make_interval(secs => $2)
+		ORDER BY recorded_at, request_id LIMIT $3`, r.cfg.Owner, r.cfg.OrphanAfter.Seconds(), r.cfg.FlushBatch)
+	if err != nil {
+		return nil, fmt.Errorf("flush debits: read: %w", err)
+	}
+	defer q.Close()
+	var rows []pendingRow
+	for q.Next() {
+		var row pendingRow
+		var raw []byte
+		if err := q.Scan(&row.id, &row.account, &row.amount, &raw, &row.own); err != nil {
+			return nil, fmt.Errorf("flush debits: read: %w", err)
+		}
+		if err := json.Unmarshal(raw, &row.event); err != nil {
+			return nil, fmt.Errorf("flush debits: debit %s: %w", row.id, err)
+		}
+		rows = append(rows, row)
+	}
+	return rows, q.Err()
+}
+
+// debited returns which of ids are in the index of debited requests.
+func debited(ctx context.Context, tx *stdsql.Tx, ids []string) (map[string]bool, error) {
+	q, err := tx.QueryContext(ctx, `SELECT request_id FROM platform.gateway_debits WHERE request_id = ANY($1)`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("flush debits: index: %w", err)
+	}
+	defer q.Close()
+	seen := map[string]bool{}
+	for q.Next() {
+		var id string
+		if err := q.Scan(&id); err != nil {
+			return nil, fmt.Errorf("flush debits: index: %w", err)
+		}
+		seen[id] = true
+	}
+	return seen, q.Err()
+}
+
+// index records the appended debits' request ids (after the append: see
+// eventstore.AppendTx); one that is there already means another flusher
+// appended it meanwhile (errFlushRace).
+func index(ctx context.Context, tx *stdsql.Tx, ds []*credits.Debited, stream string) error {
+	ids, accounts, amounts, periods := make([]string, len(ds)), make([]string, len(ds)), make([]int64, len(ds)), make([]*string, len(ds))
+	for i, d := range ds {
+		ids[i], accounts[i], amounts[i] = d.RequestID, d.AccountID, int64(d.AmountMicro)
+		if d.Period != nil {
+			raw, err := json.Marshal(d.Period)
+			if err != nil {
+				return err
+			}
+			s := string(raw)
+			periods[i] = &s
+		}
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO platform.gateway_debits (request_id, account_id, amount_micro, period, stream_id)
+		SELECT r, a, m, p, $5 FROM unnest($1::text[], $2::text[], $3::bigint[], $4::jsonb[]) AS t(r, a, m, p)
+		ON CONFLICT (request_id) DO NOTHING`, ids, accounts, amounts, periods, stream)
+	if err != nil {
+		return fmt.Errorf("flush debits: index: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n != int64(len(ds)) {
+		return errFlushRace
+	}
+	return nil
+}
+
+// Run flushes until ctx ends: every FlushInterval while debits are being
+// recorded (a Record wakes it), and at least every OrphanAfter / 2 for
+// other processes' orphans; a failed flush is logged and retried. At the
+// end it flushes once more (shutdown), bounded by 10 seconds.
+func (r *Recorder) Run(ctx context.Context) {
+	idle := r.cfg.OrphanAfter / 2
+	for {
+		for {
+			out, err := r.Flush(ctx)
+			if err != nil {
+				if ctx.Err() == nil && !errors.Is(err, errFlushRace) {
+					r.cfg.Logger.Warn("gateway credits: flushing debits failed; retrying", "err", err)
+				}
+				break
+			}
+			if out.Appended+out.Duplicates < r.cfg.FlushBatch {
+				break
+			}
+		}
+		if err := r.reconcile(ctx); err != nil && ctx.Err() == nil {
+			r.cfg.Logger.Warn("gateway credits: reconciling unflushed debits failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			for {
+				out, err := r.Flush(fctx)
+				if err != nil || out.Appended+out.Duplicates == 0 {
+					break
+				}
+			}
+			cancel()
+			return
+		case <-r.kick:
+			select { // gather what is recorded meanwhile into one append
+			case <-ctx.Done():
+			case <-time.After(r.cfg.FlushInterval):
+			}
+		case <-time.After(idle):
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package gateway
+
+import (
+	"context"
+	stdsql "database/sql"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/strata-platform/strata/domain/gateway/credits"
+	"github.com/strata-platform/strata/domain/kernel"
+)
+
+// RateLimiter counts gateway requests per account and UTC hour in
+// PostgreSQL (platform.gateway_request_windows), so every process shares
+// the plan's limit: a fixed window per clock hour, moved by one atomic
+// upsert that stops at the limit. Exactly the plan's number of requests
+// is allowed each hour, whatever the number of processes; a refused
+// request is not counted. Clocks of the processes must agree (the window
+// is the injected clock's hour). It is safe for concurrent use.
+type RateLimiter struct {
+	db        *stdsql.DB
+	clock     kernel.Clock
+	lastSweep atomic.Int64 // unix seconds of this process's last cleanup
+}
+
+// NewRateLimiter returns the limiter over db.
+func NewRateLimiter(db *stdsql.DB, clock kernel.Clock) *RateLimiter {
+	return &RateLimiter{db: db, clock: clock}
+}
+
+// Decision is a limiter's answer.
+type Decision struct {
+	Allowed    bool
+	Limit      int64         // requests an hour (credits.Unlimited: none)
+	Used       int64         // requests counted in this hour, this one included when allowed
+	Reset      time.Time     // when the hour's window ends
+	RetryAfter time.Duration // refused: how long until the next window
+}
+
+// Allow counts one request of account against limit requests an hour, or
+// refuses it once the hour's count has reached the limit. An unlimited
+// plan is allowed without a query; a limit of 0 refuses everything.
+func (l *RateLimiter) Allow(ctx context.Context, account string, limit int64) (Decision, error) {
+	now := l.clock.Now().UTC()
+	start := now.Truncate(time.Hour)
+	d := Decision{Limit: limit, Reset: start.Add(time.Hour)}
+	if limit == credits.Unlimited {
+		d.Allowed = true
+		return d, nil
+	}
+	l.sweep(ctx, now)
+	if limit > 0 {
+		err := l.db.QueryRowContext(ctx, `INSERT INTO platform.gateway_request_windows AS w (account_id, window_start, count)
+			VALUES ($1, $2, 1)
+			ON CONFLICT (account_id, window_start) DO UPDATE SET count = w.count + 1 WHERE w.count < $3
+			RETURNING count`, account, start, limit).Scan(&d.Used)
+		switch {
+		case err == nil:
+			d.Allowed = true
+			return d, nil
+		case !errors.Is(err, stdsql.ErrNoRows):
+			return d, fmt.Errorf("gateway rate limit: %w", err)
+		}
+	}
+	d.Used, d.RetryAfter = limit, d.Reset.Sub(now)
+	return d, nil
+}
+
+// Used returns the requests counted for account in the current hour and
+// when the hour ends.
+func (l *RateLimiter) Used(ctx context.Context, account string) (int64, time.Time, error) {
+	start := l.clock.Now().UTC().Truncate(time.Hour)
+	var n int64
+	err := l.db.QueryRowContext(ctx, `SELECT coalesce(max(count), 0) FROM platform.gateway_request_windows
+		WHERE account_id = $1 AND window_start = $2`, account, start).Scan(&n)
+	if err != nil {
+		return 0, start, fmt.Errorf("gateway rate limit: %w", err)
+	}
+	return n, start.Add(time.Hour), nil
+}
+
+// sweep deletes windows older than two hours, at most once a minute per
+// process and 1,000 rows at a time; a failure only delays it.
+func (l *RateLimiter) sweep(ctx context.Context, now time.Time) {
+	last := l.lastSweep.Load()
+	if now.Unix()-last < 60 || !l.lastSweep.CompareAndSwap(last, now.Unix()) {
+		return
+	}
+	_, _ = l.db.ExecContext(ctx, `DELETE FROM platform.gateway_request_windows WHERE ctid IN (
+		SELECT ctid FROM platform.gateway_request_windows WHERE window_start < $1 LIMIT 1000)`, now.Add(-2*time.Hour))
+}
+
+// RateLimited is a request refused by the plan's requests-per-hour limit:
+// a rate_limited error (429) whose RetryAfter is the wait until the next
+// hour's window.
+type RateLimited struct {
+	Plan       string
+	Limit      int64
+	RetryAfter time.Duration
+	Reset      time.Time
+}
+
+// Error implements error.
+func (e *RateLimited) Error() string { return e.kernel().Error() }
+
+// Unwrap gives the kernel error, so the kind decides the status.
+func (e *RateLimited) Unwrap() error { return e.kernel() }
+
+func (e *RateLimited) kernel() *kernel.Error {
+	return &kernel.Error{Kind: kernel.KindRateLimited, Rule: "requests_per_hour", Message: e.Message()}
+}
+
+// Message is the refusal's text for the client.
+func (e *RateLimited) Message() string {
+	return fmt.Sprintf("the %s plan allows %d requests an hour; try again in %d seconds", e.Plan, e.Limit,
+		int64((e.RetryAfter+time.Second-1)/time.Second))
+}

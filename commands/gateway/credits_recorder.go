@@ -1,0 +1,240 @@
+package gateway
+
+import (
+	"context"
+	stdsql "database/sql"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/strata-platform/strata/domain/gateway/credits"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+	projgateway "github.com/strata-platform/strata/projections/gateway"
+)
+
+// RecorderConfig tunes the debit recorder; zero values take the defaults.
+type RecorderConfig struct {
+	// Owner names this recorder's rows and its debit stream; a new random
+	// id when empty (one per process start).
+	Owner string
+	// FlushInterval spaces flushes (default 200 ms): debits recorded
+	// meanwhile are appended together.
+	FlushInterval time.Duration
+	// FlushBatch bounds the debits of one flush (default 500).
+	FlushBatch int
+	// OrphanAfter is the age after which a pending row of another recorder
+	// (a process that crashed, or stopped without flushing) is flushed by
+	// this one (default 30 s).
+	OrphanAfter time.Duration
+	// Fault, for tests, runs at each stage of a flush's transaction
+	// ("appended": the events are appended; "indexed": the request ids are
+	// claimed; "deleted": the pending rows are deleted, before the commit);
+	// an error aborts the transaction as a crash at that point would.
+	Fault func(stage string) error
+	// Logger reports flush failures (they are retried).
+	Logger *slog.Logger
+}
+
+// Recorder is the debit write-ahead: Record makes a finished request's
+// debit durable with one INSERT into platform.gateway_pending_debits
+// before the response completes, and the flusher (Run) turns pending rows
+// into credits.debited events in batches, off the request path. A flush
+// appends the events, records their request ids in
+// platform.gateway_debits and deletes the rows in one transaction: at
+// every instant a recorded debit is a pending row or an event (never
+// both: the transaction is atomic; never neither: the row is committed
+// before Record returns and deleted only with its event), and a request
+// id already in the index is deleted without an event, so a request is
+// debited exactly once however often it is recorded. It is safe for
+// concurrent use.
+type Recorder struct {
+	store *eventstore.Store
+	clock kernel.Clock
+	view  *projgateway.CreditsView // may be nil: no period stamps, no local view
+	cfg   RecorderConfig
+	kick  chan struct{}
+
+	flushMu sync.Mutex // one flush at a time in this process
+	version int64      // the debit stream's version (this recorder is its only writer); -1: unknown
+
+	mu        sync.Mutex
+	local     map[string]localDebit    // this recorder's unflushed debits by request id
+	byAccount map[string]credits.Micro // and their sum by account
+	stats     *creditStats
+}
+
+type localDebit struct {
+	account string
+	amount  credits.Micro
+	at      time.Time // when it was recorded (wall clock)
+}
+
+// NewRecorder returns a recorder over the store; view may be nil.
+func NewRecorder(store *eventstore.Store, clock kernel.Clock, view *projgateway.CreditsView, cfg RecorderConfig) *Recorder {
+	if cfg.Owner == "" {
+		cfg.Owner = eventstore.NewULIDs(kernel.SystemClock{}).NewID()
+	}
+	if cfg.FlushInterval <= 0 {
+		cfg.FlushInterval = 200 * time.Millisecond
+	}
+	if cfg.FlushBatch <= 0 {
+		cfg.FlushBatch = 500
+	}
+	if cfg.OrphanAfter <= 0 {
+		cfg.OrphanAfter = 30 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	r := &Recorder{store: store, clock: clock, view: view, cfg: cfg, kick: make(chan struct{}, 1), version: -1,
+		local: map[string]localDebit{}, byAccount: map[string]credits.Micro{}, stats: newCreditStats()}
+	if view != nil {
+		// Whoever flushed them (this process, or another taking them as
+		// orphans), debits the view has applied are no longer unflushed.
+		view.OnDebit(r.forget)
+	}
+	return r
+}
+
+// Owner is the recorder's id (its rows' owner, its debit stream's suffix).
+func (r *Recorder) Owner() string { return r.cfg.Owner }
+
+// Recorded is the outcome of Record.
+type Recorded struct {
+	Debit *credits.Debited
+	// Duplicate: a debit with this request id was recorded before (pending
+	// or in the ledger); nothing was recorded again.
+	Duplicate bool
+}
+
+// Record makes the debit of a finished request durable: when it returns
+// without error the debit will be in the ledger exactly once, whatever
+// happens to this process. The chat routes call it before the response
+// completes (before the last bytes of a stream), with what was delivered.
+// The cost is computed from the model's current prices; the debit is
+// stamped with the account's period that contains the request, as this
+// process's view knows it.
+func (r *Recorder) Record(ctx context.Context, u credits.Usage) (Recorded, error) {
+	var period *credits.Period
+	if r.view != nil {
+		a, _ := r.view.Account(u.AccountID)
+		if p, ok := a.PeriodAt(u.At); ok {
+			period = &p
+		}
+	}
+	d, err := credits.NewDebit(u, period)
+	if err != nil {
+		return Recorded{}, err
+	}
+	raw, err := json.Marshal(d)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("record debit %s: %w", d.RequestID, err)
+	}
+	var id string
+	err = r.store.DB().QueryRowContext(ctx, `INSERT INTO platform.gateway_pending_debits
+		(request_id, account_id, owner, amount_micro, event) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (request_id) DO NOTHING RETURNING request_id`,
+		d.RequestID, d.AccountID, r.cfg.Owner, int64(d.AmountMicro), raw).Scan(&id)
+	if err == stdsql.ErrNoRows {
+		r.stats.duplicate()
+		return Recorded{Debit: d, Duplicate: true}, nil
+	}
+	if err != nil {
+		return Recorded{}, fmt.Errorf("record debit %s: %w", d.RequestID, err)
+	}
+	r.mu.Lock()
+	r.local[d.RequestID] = localDebit{d.AccountID, d.AmountMicro, time.Now()}
+	r.byAccount[d.AccountID] += d.AmountMicro
+	r.mu.Unlock()
+	r.stats.recorded(d)
+	select {
+	case r.kick <- struct{}{}:
+	default:
+	}
+	return Recorded{Debit: d}, nil
+}
+
+// Unflushed is the sum of this recorder's debits of account that its
+// flusher has not yet appended and shown in the view: what the view's
+// balance does not count yet.
+func (r *Recorder) Unflushed(account string) credits.Micro {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.byAccount[account]
+}
+
+// forget drops flushed (or duplicate) debits from the local sums.
+func (r *Recorder) forget(ids []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, id := range ids {
+		d, ok := r.local[id]
+		if !ok {
+			continue
+		}
+		delete(r.local, id)
+		if left := r.byAccount[d.account] - d.amount; left == 0 {
+			delete(r.byAccount, d.account)
+		} else {
+			r.byAccount[d.account] = left
+		}
+	}
+}
+
+// reconcile forgets the local debits older than OrphanAfter whose rows
+// are no longer pending: flushed by another process (the view applies
+// them after its catch-up) or dropped as repeats of a debited request (no
+// event will come for them).
+func (r *Recorder) reconcile(ctx context.Context) error {
+	cutoff := time.Now().Add(-r.cfg.OrphanAfter)
+	var old []string
+	r.mu.Lock()
+	for id, d := range r.local {
+		if d.at.Before(cutoff) {
+			old = append(old, id)
+		}
+	}
+	r.mu.Unlock()
+	if len(old) == 0 {
+		return nil
+	}
+	q, err := r.store.DB().QueryContext(ctx, `SELECT request_id FROM platform.gateway_pending_debits WHERE request_id = ANY($1)`, old)
+	if err != nil {
+		return fmt.Errorf("reconcile debits: %w", err)
+	}
+	defer q.Close()
+	still := map[string]bool{}
+	for q.Next() {
+		var id string
+		if err := q.Scan(&id); err != nil {
+			return fmt.Errorf("reconcile debits: %w", err)
+		}
+		still[id] = true
+	}
+	if err := q.Err(); err != nil {
+		return fmt.Errorf("reconcile debits: %w", err)
+	}
+	var gone []string
+	for _, id := range old {
+		if !still[id] {
+			gone = append(gone, id)
+		}
+	}
+	if len(gone) > 0 && r.view != nil {
+		if err := r.view.CatchUp(ctx); err != nil {
+			return err
+		}
+	}
+	r.forget(gone)
+	return nil
+}
+
+// Pending counts the debits recorded by every process and not yet flushed.
+func (r *Recorder) Pending(ctx context.Context) (int64, error) {
+	var n int64
+	err := r.store.DB().QueryRowContext(ctx, `SELECT count(*) FROM platform.gateway_pending_debits`).Scan(&n)
+	return n, err
+}
