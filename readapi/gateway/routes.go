@@ -10,6 +10,7 @@ import (
 type Config struct {
 	Catalog *CatalogAPI
 	Chat    *ChatAPI
+	Credits *CreditsAPI
 }
 
 // Routes adds the gateway's routes to the platform API's router.
@@ -24,5 +25,9 @@ func Routes(r *mux.Router, cfg Config) {
 		r.Handle("/v1/messages", c.Messages()).Methods(http.MethodPost)
 		r.Handle("/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
 		r.Handle("/api/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
+	}
+	if c := cfg.Credits; c != nil {
+		r.Handle("/api/v1/public/credits/balance", c.need(c.balance)).Methods(http.MethodGet, http.MethodHead)
+		r.Handle("/api/v1/public/usage", c.need(c.usage)).Methods(http.MethodGet, http.MethodHead)
 	}
 }

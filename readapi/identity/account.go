@@ -1,12 +1,14 @@
 package identity
 
 import (
+	"context"
 	"errors"
 	"net"
 	"net/http"
 	"time"
 
 	cmd "github.com/strata-platform/strata/commands/identity"
+	ident "github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/readapi/auth"
@@ -14,8 +16,19 @@ import (
 )
 
 type handlers struct {
-	svc  *cmd.Service
-	auth *Authenticator
+	svc     *cmd.Service
+	auth    *Authenticator
+	credits func(ctx context.Context, accountID string) (total, remaining int64, err error)
+}
+
+// creditsOf is an account's credits: from the credit ledger when the
+// composition root gave it (Options.Credits), else identity's legacy
+// balance (total and remaining alike).
+func (h *handlers) creditsOf(ctx context.Context, u ident.User) (total, remaining int64, err error) {
+	if h.credits == nil {
+		return u.Credits, u.Credits, nil
+	}
+	return h.credits(ctx, u.ID)
 }
 
 // tokenResponse is the seed's token response; register adds id and email.
@@ -188,8 +201,13 @@ func (h *handlers) me(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	org, _ := h.svc.Directory().Organization(u.OrganizationID)
+	_, remaining, err := h.creditsOf(r.Context(), u)
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	reply(w, r, http.StatusOK, profile{ID: u.ID, Email: u.Email, FullName: u.FullName, Role: u.Role, Plan: u.Plan,
-		Credits: u.Credits, IsActive: u.Active, EmailVerified: u.EmailVerified, OrganizationID: u.OrganizationID,
+		Credits: remaining, IsActive: u.Active, EmailVerified: u.EmailVerified, OrganizationID: u.OrganizationID,
 		Organization: organization{ID: org.ID, Name: org.Name}, ProjectID: u.ProjectID, CreatedAt: u.CreatedAt,
 		Plans: h.plansOf(u.ID)})
 }

@@ -122,11 +122,15 @@ func (h *handlers) verifyKey(w http.ResponseWriter, r *http.Request) {
 	k, _ := h.svc.Directory().APIKey(p.KeyID)
 	u, _ := h.svc.Directory().User(p.UserID)
 	org, _ := h.svc.Directory().Organization(k.OrganizationID)
-	remaining := u.Credits // credits are consumed by the inference gateway (a later issue)
+	total, remaining, err := h.creditsOf(r.Context(), u) // the gateway's credit ledger
+	if err != nil {
+		fail(w, r, err)
+		return
+	}
 	v := ident.Verify(&k, &u, remaining, h.svc.Now())
 	out := verification{Status: v.Status, Email: u.Email, UserID: u.ID, OrganizationID: org.ID,
 		OrganizationName: org.Name, Tier: v.Tier, UserPlan: u.Plan, Capabilities: v.Capabilities,
-		Subscription: subscription{Tier: v.Tier, Status: v.SubStatus, CreditsTotal: u.Credits, CreditsRemaining: remaining}}
+		Subscription: subscription{Tier: v.Tier, Status: v.SubStatus, CreditsTotal: total, CreditsRemaining: remaining}}
 	if v.Message != "" {
 		out.Message = &v.Message
 	}

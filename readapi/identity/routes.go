@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gorilla/mux"
@@ -16,11 +17,19 @@ type Options struct {
 	// professional network (STRATA_CODEHOST_*, STRATA_NETWORK_*); a provider
 	// without client credentials answers 503 naming the missing settings.
 	Social cmd.SocialConfig
+	// Credits, when set, reads an account's credits from the gateway's
+	// credit ledger for key verification (credits_total: the credits
+	// granted in its current period; credits_remaining: its balance in
+	// whole credits, rounded up, so 0 or less exactly when it is not
+	// positive) and /auth/me (credits). The composition root gives it, so
+	// identity does not import the gateway. nil: identity's own legacy
+	// balance (the tests of identity alone).
+	Credits func(ctx context.Context, accountID string) (total, remaining int64, err error)
 }
 
 // Routes adds the identity routes to the platform API's router.
 func Routes(r *mux.Router, svc *cmd.Service, a *Authenticator, opts Options) {
-	h := &handlers{svc: svc, auth: a}
+	h := &handlers{svc: svc, auth: a, credits: opts.Credits}
 	need := func(f http.HandlerFunc) http.Handler { return auth.Require(a, f) }
 	// session routes act for a signed-in user: an API key is refused (403).
 	session := func(f http.HandlerFunc) http.Handler { return auth.Require(a, sessionOnly(f)) }
