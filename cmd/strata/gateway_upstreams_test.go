@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -66,6 +67,7 @@ func TestServeAnswersChatThroughTheConfiguredUpstreams(t *testing.T) {
 			"messages": []any{map[string]any{"role": "user", "content": "Hello, world!"}}},
 			"X-API-Key", k["api_key"].(string), "anthropic-version", "2023-06-01")
 		if configured {
+			streamsUnbuffered(t, api, k["api_key"].(string))
 			content, _ := body["content"].([]any)
 			if status != 200 || len(content) != 1 || content[0].(map[string]any)["text"] != "You said: Hello, world!" ||
 				body["model"] != "strata-dev-7b-text" {
@@ -77,5 +79,31 @@ func TestServeAnswersChatThroughTheConfiguredUpstreams(t *testing.T) {
 				t.Fatalf("%d %v", status, body)
 			}
 		}
+	}
+}
+
+// streamsUnbuffered checks that serve's middleware lets a stream through
+// event by event: the first events of a 10-second stream come at once.
+func streamsUnbuffered(t *testing.T, api, key string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	body := `{"model":"strata-dev-7b-text","stream":true,"messages":[{"role":"user","content":"[[tokens:100]] [[slow:100ms]]"}]}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, api+"/v1/chat/completions", strings.NewReader(body))
+	req.Header.Set("X-API-Key", key)
+	start := time.Now()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	buf := make([]byte, 4096)
+	n, err := resp.Body.Read(buf)
+	if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/event-stream" ||
+		!strings.Contains(string(buf[:n]), "chat.completion.chunk") {
+		t.Fatalf("%d %q %v", resp.StatusCode, buf[:n], err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("the first event of a 10 s stream took %v: buffered", d)
 	}
 }

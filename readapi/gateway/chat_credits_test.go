@@ -96,7 +96,7 @@ func TestChatCreditsHook(t *testing.T) {
 
 	// A client that goes away: recorded once, when the handler ends.
 	ctx, cancel := context.WithCancel(context.Background())
-	body := `{"model":"strata-dev-frontier","stream":true,"messages":[{"role":"user","content":"[[tokens:300]] [[slow:10ms]]"}]}`
+	body := `{"model":"strata-dev-frontier","stream":true,"messages":[{"role":"user","content":"[[tokens:100]] [[slow:100ms]]"}]}`
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, c.api.URL+"/v1/chat/completions", strings.NewReader(body))
 	req.Header.Set("X-API-Key", c.u.Key)
 	start := time.Now()
@@ -111,7 +111,7 @@ func TestChatCreditsHook(t *testing.T) {
 		}
 	}
 	if d := time.Since(start); d > time.Second {
-		t.Fatalf("the first events took %v of a 3 s stream: buffered", d)
+		t.Fatalf("the first events took %v of a 10 s stream: buffered", d)
 	}
 	cancel()
 	resp.Body.Close()

@@ -518,6 +518,12 @@ func TestChatRefusals(t *testing.T) {
 	if r.status != 404 && r.status != 400 || errObj == nil || errObj["code"] != catalog.CodeModelNotFound {
 		t.Fatalf("%d %s", r.status, r.raw)
 	}
+	// Tools to a model without tool support: a clear 400, never dropped.
+	r = post("/v1/chat/completions", `{"model":"strata-dev-7b-text","messages":[{"role":"user","content":"hi"}],
+		"tools":[{"type":"function","function":{"name":"f","parameters":{"type":"object"}}}]}`, "X-API-Key", c.u.Key)
+	if errObj, _ := r.body["error"].(map[string]any); r.status != 400 || errObj == nil || errObj["type"] != "invalid_request_error" {
+		t.Fatalf("%d %s", r.status, r.raw)
+	}
 	// A strict decoder's refusal names the field.
 	r = post("/v1/chat/completions", `{"model":"strata-dev-frontier","messages":[],"bogus":1}`, "X-API-Key", c.u.Key)
 	if r.status != 400 || r.body["error"] == nil {
