@@ -35,7 +35,8 @@ Usage:
   strata jobs retry ID             run a job again now (a dead, cancelled or waiting one)
   strata jobs cancel ID            cancel a job (a running one is stopped and not retried)
   strata users set-plan EMAIL PLAN [--credits N]
-                                   put an account on free|basic|professional|enterprise with a credit balance
+                                   put an account on free|basic|professional|enterprise; --credits N makes its
+                                   gateway credit balance N (an adjustment in the credit ledger)
   strata users promote EMAIL [--role ADMIN|USER]
                                    set an account's role (ADMIN may read the event log over HTTP)
   strata keys rotate               add a JWT signing key; older keys verify until their tokens expire
@@ -44,6 +45,12 @@ Usage:
   strata models list [--json]      the model catalog: models, routers, defaults (--json: an importable catalog file)
   strata models retire ID --replaced-by ID
                                    retire a model: requests naming it get model_deprecated naming the replacement
+  strata credits grant EMAIL N [--reason operator|promotion|compensation] [--key KEY] [--note TEXT]
+                                   grant gateway credits (credits.granted; the same --key grants once)
+  strata credits balance EMAIL [--json]
+                                   the exact credit balance, the period's grants and use, the totals
+  strata credits refund REQUEST_ID [--amount N] --reason TEXT
+                                   give back (part of) a debited request's cost, once per request
   strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
   strata bench eventstore|identity|oauth|captable|community|memory [--quick]
@@ -99,6 +106,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.models(ctx, args[1:])
 	case "captable":
 		err = cmd.captableCmd(ctx, args[1:])
+	case "credits":
+		err = cmd.creditsCmd(ctx, args[1:])
 	case "mcp":
 		err = cmd.mcp(ctx, args[1:], env)
 	case "dev-upstream":

@@ -21,6 +21,8 @@ type gatewayContext struct {
 	CatalogAPI  *readgateway.CatalogAPI
 	// Upstreams calls the configured upstreams (STRATA_GATEWAY_UPSTREAMS).
 	Upstreams *cmdgateway.Upstreams
+	// Credits is the credit ledger (startGatewayCredits).
+	Credits *creditsContext
 }
 
 // startGateway builds the gateway's catalog: it imports the built-in
@@ -66,6 +68,10 @@ func gatewayRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" || app.Gateway == nil {
 		return
 	}
-	readgateway.Routes(r, readgateway.Config{Catalog: app.Gateway.CatalogAPI, Chat: readgateway.NewChat(readgateway.ChatConfig{
-		Catalog: app.Gateway.CatalogAPI, Auth: app.Auth, Upstreams: app.Gateway.Upstreams, Logger: app.Logger})})
+	chat := readgateway.ChatConfig{Catalog: app.Gateway.CatalogAPI, Auth: app.Auth, Upstreams: app.Gateway.Upstreams, Logger: app.Logger}
+	if c := app.Gateway.creditsAPI(); c != nil {
+		chat.Credits = c
+	}
+	readgateway.Routes(r, readgateway.Config{Catalog: app.Gateway.CatalogAPI, Chat: readgateway.NewChat(chat),
+		Credits: app.Gateway.creditsAPI()})
 }

@@ -68,7 +68,7 @@ func startIdentity(ctx context.Context, app *App) error {
 func identityRoutes(surface string, r *mux.Router, app *App) {
 	if surface == "api" && app.Identity != nil {
 		readidentity.Routes(r, app.Identity.Service, app.Identity.Auth, readidentity.Options{TestAuth: app.Config.TestAuth,
-			Social: app.Config.Social})
+			Social: app.Config.Social, Credits: app.ledgerCredits()})
 		oauth.Routes(r, app.Identity.Service, app.Identity.Auth)
 	}
 }

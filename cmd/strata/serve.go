@@ -84,7 +84,7 @@ func (c *command) serve(ctx context.Context, args []string) error {
 		newStoreCollector(db.SQL, runner), newJobsCollector(jobsSvc))
 	health := &healthSource{db: db.SQL, runner: runner}
 	app := &App{Store: store, Runner: runner, Clock: clock, IDs: ids, Logger: c.logger, Wake: wake, Config: c.cfg, Keys: keys,
-		Jobs: jobsSvc,
+		Jobs: jobsSvc, Metrics: prom,
 		Go: func(fn func(ctx context.Context)) {
 			bgDone.Add(1)
 			go func() { defer bgDone.Done(); fn(bg) }()

@@ -7,10 +7,12 @@ import (
 	"strings"
 
 	cmdplans "github.com/strata-platform/strata/commands/plans"
+	gwcredits "github.com/strata-platform/strata/domain/gateway/credits"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
+	projgateway "github.com/strata-platform/strata/projections/gateway"
 )
 
 // withIdentity opens the database and runs fn with a started identity
@@ -47,7 +49,7 @@ func (c *command) users(ctx context.Context, args []string) error {
 	switch args[0] {
 	case "set-plan":
 		fs := flag.NewFlagSet("users set-plan", flag.ContinueOnError)
-		credits := fs.Int64("credits", -1, "credit balance (default: keep the current one)")
+		credits := fs.Int64("credits", -1, "make the account's gateway credit balance N (an adjustment in the credit ledger; default: keep it)")
 		line := fs.String("line", plans.LinePlatform, "product line: platform, gateway, voice or audit")
 		rest, err := parseFlags(fs, args[1:])
 		if err != nil {
@@ -100,14 +102,14 @@ func (c *command) keys(ctx context.Context, args []string) error {
 }
 
 // setPlan puts the platform account behind email on plan in line through
-// the plans service (the one source every context reads); --credits sets
-// the platform credit balance as before.
+// the plans service (the one source every context reads). --credits N
+// makes the account's balance in the gateway's credit ledger N: after the
+// period's grant is recorded, one credits.adjusted (reason set_balance)
+// of the difference; identity's own credit balance is no longer written.
+// The output names the plan and the ledger's balance.
 func (c *command) setPlan(ctx context.Context, id *identityContext, email, line, plan string, credits *int64) error {
 	if line == plans.LineCaptable {
 		return kernel.Invalid("line", "not_captable", "cap-table accounts are their own: use strata captable set-plan")
-	}
-	if credits != nil && line != plans.LinePlatform {
-		return kernel.Invalid("credits", "platform_only", "--credits sets the platform credit balance: use it with --line platform")
 	}
 	norm, err := identity.NormalizeEmail("email", email)
 	if err != nil {
@@ -121,17 +123,21 @@ func (c *command) setPlan(ctx context.Context, id *identityContext, email, line,
 	if _, err := svc.Change(ctx, plans.Change{AccountID: u.ID, Line: line, Plan: plan, Source: plans.SourceOperator}); err != nil {
 		return err
 	}
+	ledger := newLedger(id.Service.Store(), kernel.SystemClock{}, id.Service.Directory(), nil, 0)
+	var x projgateway.Exact
+	if credits != nil {
+		x, err = ledger.SetBalance(ctx, u.ID, gwcredits.FromCredits(*credits), "operator")
+	} else {
+		x, err = ledger.Balance(ctx, u.ID, "")
+	}
+	if err != nil {
+		return err
+	}
 	if line != plans.LinePlatform {
-		fmt.Fprintf(c.stdout, "%s: %s plan %s\n", u.Email, line, plan)
+		fmt.Fprintf(c.stdout, "%s: %s plan %s, %s credits\n", u.Email, line, plan, x.Balance().Decimal())
 		return nil
 	}
-	if credits != nil {
-		if u, err = id.Service.SetPlan(ctx, email, plan, credits); err != nil {
-			return err
-		}
-	} else {
-		u, _ = id.Service.Directory().UserByEmail(norm)
-	}
-	fmt.Fprintf(c.stdout, "%s: plan %s, %d credits\n", u.Email, u.Plan, u.Credits)
+	u, _ = id.Service.Directory().UserByEmail(norm)
+	fmt.Fprintf(c.stdout, "%s: plan %s, %s credits\n", u.Email, u.Plan, x.Balance().Decimal())
 	return nil
 }

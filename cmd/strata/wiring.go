@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
@@ -19,6 +20,7 @@ import (
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
 	gwcatalog "github.com/strata-platform/strata/domain/gateway/catalog"
+	gwcredits "github.com/strata-platform/strata/domain/gateway/credits"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
@@ -31,6 +33,7 @@ import (
 	"github.com/strata-platform/strata/projections/catalog"
 	projcommunity "github.com/strata-platform/strata/projections/community"
 	"github.com/strata-platform/strata/projections/foundersessions"
+	projgateway "github.com/strata-platform/strata/projections/gateway"
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	projpayments "github.com/strata-platform/strata/projections/payments"
 	"github.com/strata-platform/strata/readapi/auth"
@@ -75,6 +78,8 @@ type App struct {
 	// Gateway is the inference gateway: its model catalog (commands, the
 	// in-memory view, the resolver the chat routes call).
 	Gateway *gatewayContext
+	// Metrics is the /metrics registry, for contexts' collectors.
+	Metrics prometheus.Registerer
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -104,7 +109,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), projections.Events()} {
+			community.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -113,7 +118,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}}
+			projcommunity.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -132,6 +137,9 @@ var productionWiring = Wiring{
 			return err
 		}
 		if err := startGateway(ctx, app); err != nil {
+			return err
+		}
+		if err := startGatewayCredits(ctx, app); err != nil {
 			return err
 		}
 		if err := startPayments(ctx, app); err != nil {
