@@ -2,6 +2,7 @@ package credits
 
 import (
 	"encoding/json"
+	"errors"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -221,7 +222,7 @@ func TestRefundsAdmissionAndUsage(t *testing.T) {
 	for _, bal := range []Micro{0, -1} {
 		err := Admit(paid, bal)
 		var ke *kernel.Error
-		if kernel.KindOf(err) != kernel.KindPaymentRequired || !asKernel(err, &ke) || ke.Rule != RuleInsufficientCredits {
+		if kernel.KindOf(err) != kernel.KindPaymentRequired || !errors.As(err, &ke) || ke.Rule != RuleInsufficientCredits {
 			t.Errorf("balance %d: %v", bal, err)
 		}
 	}
@@ -244,10 +245,4 @@ func TestRefundsAdmissionAndUsage(t *testing.T) {
 			t.Errorf("bad usage %+v accepted: %v", v, err)
 		}
 	}
-}
-
-func asKernel(err error, target **kernel.Error) bool {
-	e, ok := err.(*kernel.Error)
-	*target = e
-	return ok
 }
