@@ -170,6 +170,12 @@ func TestMixedOperationsBalanceAgainstUsageRecords(t *testing.T) {
 	if n := w.count(`SELECT coalesce(sum(refunded_micro), 0) FROM ` + projgateway.CreditsSchema + `.usage`); credits.Micro(n) != refundSum {
 		t.Errorf("usage records refunded %d, refunds gave %d", n, refundSum)
 	}
+	// A process starting now loads the read model's accounts and its
+	// checkpoint, and catches up from there.
+	late := projgateway.NewCreditsView(w.db.SQL, w.reg, w.logger)
+	if err := late.Start(wctx); err != nil {
+		t.Fatal(err)
+	}
 	var total credits.Micro
 	for _, acc := range accounts {
 		in := func(typ string) credits.Micro {
@@ -186,6 +192,9 @@ func TestMixedOperationsBalanceAgainstUsageRecords(t *testing.T) {
 		row := credits.Micro(w.count(`SELECT balance_micro FROM `+projgateway.CreditsSchema+`.accounts WHERE account_id = $1`, acc))
 		if x.Balance() != want || x.Pending != 0 || row != want {
 			t.Errorf("%s: exact %s, read model %s, grants+adjustments-usage %s", acc, x.Balance().Decimal(), row.Decimal(), want.Decimal())
+		}
+		if a, _ := late.Account(acc); a.Balance != want {
+			t.Errorf("%s: a view started late sees %s, want %s", acc, a.Balance.Decimal(), want.Decimal())
 		}
 		for i, p := range procs[:2] { // the third crashed: it has no view
 			if err := p.view.Sync(wctx, head); err != nil {

@@ -306,3 +306,30 @@ func TestUsageRoute(t *testing.T) {
 		}
 	}
 }
+
+// A gateway plan change grants the new plan's credits at once (the plans
+// reaction), before anyone reads the balance.
+func TestPlanChangeGrantsAtOnce(t *testing.T) {
+	t.Parallel()
+	cw := startCredits(t)
+	u := cw.register()
+	cw.setPlan(u, plans.LineGateway, "business")
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var n int64
+		if err := cw.api.DB.QueryRow(`SELECT count(*) FROM es.events WHERE event_type = 'credits.granted'
+			AND payload->>'account_id' = $1 AND payload->>'plan' = 'business'`, u.ID).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the business plan's credits were not granted")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st, b := cw.balance("X-API-Key", u.Key); st != http.StatusOK || b.Balance != "150000" {
+		t.Fatalf("%d %+v", st, b)
+	}
+}
