@@ -51,6 +51,22 @@ func (c *recorder) all() []readgateway.ChatUsage {
 	return out
 }
 
+// wait returns the records once there are n (failing after 5 s).
+func (c *recorder) wait(t *testing.T, n int) []readgateway.ChatUsage {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := c.all()
+		if len(got) >= n {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d records, want %d", len(got), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // The credits hook: a refusal comes before any upstream call, in the
 // client's format; every admitted request records its usage exactly once,
 // streamed or not (the same usage), cut off midway (what was delivered)
@@ -74,10 +90,7 @@ func TestChatCreditsHook(t *testing.T) {
 	c.viaAnthropic(t, userSays("Hello, world!"), false)
 	c.viaOpenAI(t, userSays("Hello, world!"), true, "/v1/")
 	c.viaOpenAI(t, userSays("[[tokens:20]] [[cut:after=5]]"), true, "/v1/")
-	got := rec.all()
-	if len(got) != 3 {
-		t.Fatalf("%d records", len(got))
-	}
+	got := rec.wait(t, 3) // recorded after the handler's last write, so maybe after the client read it
 	var plain, cut []readgateway.ChatUsage
 	for _, u := range got {
 		if u.Estimated {
@@ -115,13 +128,7 @@ func TestChatCreditsHook(t *testing.T) {
 	}
 	cancel()
 	resp.Body.Close()
-	deadline := time.Now().Add(3 * time.Second)
-	for len(rec.all()) < 4 {
-		if time.Now().After(deadline) {
-			t.Fatal("the abandoned stream was not recorded")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	rec.wait(t, 4)
 	time.Sleep(50 * time.Millisecond)
 	if got := rec.all(); len(got) != 4 {
 		t.Fatalf("%d records", len(got))
