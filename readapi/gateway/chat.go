@@ -175,13 +175,24 @@ func (a *ChatAPI) handler(f clientFormat) http.Handler {
 		}
 		target := cmdgateway.Target{Model: res.Model.ID, UpstreamID: res.Model.Upstream.ID, UpstreamModel: res.Model.Upstream.Model}
 		u := ChatUsage{RequestID: id, Model: res.Model.ID, Stream: req.Stream}
-		if req.Stream {
-			a.stream(w, r, f, req, target, &u)
-		} else {
-			a.complete(w, r, f, req, target, &u)
+		// finish records the usage once: before the reply's last bytes
+		// are written when the request completes (so a crash after the
+		// client has its answer cannot lose the debit), else when the
+		// handler returns (failures, disconnects, cut streams).
+		recorded := false
+		finish := func() {
+			if !recorded {
+				recorded = true
+				u.Latency = time.Since(start)
+				record(u)
+			}
 		}
-		u.Latency = time.Since(start)
-		record(u)
+		if req.Stream {
+			a.stream(w, r, f, req, target, &u, finish)
+		} else {
+			a.complete(w, r, f, req, target, &u, finish)
+		}
+		finish()
 	})
 }
 
@@ -229,7 +240,8 @@ func newToolID() string {
 	return "toolu_" + hex.EncodeToString(b[:])
 }
 
-func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientFormat, req chat.Request, t cmdgateway.Target, u *ChatUsage) {
+func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientFormat, req chat.Request, t cmdgateway.Target, u *ChatUsage,
+	finish func()) {
 	resp, served, err := a.cfg.Upstreams.Complete(r.Context(), t, req)
 	u.Upstream = served.Upstream
 	if err != nil {
@@ -241,10 +253,11 @@ func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientForma
 	if resp, err = chat.StripToolCalls(resp, req.Tools, newToolID); err == nil {
 		var out []byte
 		if out, err = f.reply(resp); err == nil {
+			u.Status = http.StatusOK
+			finish() // durable before the client can read its answer
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(out)
-			u.Status = http.StatusOK
 			return
 		}
 	}
@@ -255,7 +268,8 @@ func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientForma
 // <tool_call> filter and the client format's encoder, written and flushed
 // at once. A client that goes away cancels the request's context, and
 // with it the upstream call.
-func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat, req chat.Request, t cmdgateway.Target, u *ChatUsage) {
+func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat, req chat.Request, t cmdgateway.Target, u *ChatUsage,
+	finish func()) {
 	s, served, err := a.cfg.Upstreams.Stream(r.Context(), t, req)
 	u.Upstream = served.Upstream
 	if err != nil {
@@ -320,6 +334,9 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 		if err != nil {
 			out = []chat.Event{chat.Error{Kind: kernel.KindInternal, Message: chat.InternalMessage}}
 			a.cfg.Logger.Error("gateway: an upstream stream broke the stream rules", "request_id", u.RequestID, "error", err)
+		}
+		if stopped && err == nil {
+			finish() // the final usage is known: durable before the stream's last events
 		}
 		if !write(out) {
 			break

@@ -90,7 +90,7 @@ func TestChatCreditsHook(t *testing.T) {
 	c.viaAnthropic(t, userSays("Hello, world!"), false)
 	c.viaOpenAI(t, userSays("Hello, world!"), true, "/v1/")
 	c.viaOpenAI(t, userSays("[[tokens:20]] [[cut:after=5]]"), true, "/v1/")
-	got := rec.wait(t, 3) // recorded after the handler's last write, so maybe after the client read it
+	got := rec.wait(t, 3) // a failed or cut request is recorded when its handler ends, maybe after its client read it
 	var plain, cut []readgateway.ChatUsage
 	for _, u := range got {
 		if u.Estimated {
@@ -132,5 +132,54 @@ func TestChatCreditsHook(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if got := rec.all(); len(got) != 4 {
 		t.Fatalf("%d records", len(got))
+	}
+}
+
+// blockingRecorder holds every record until released, to show when the
+// routes record.
+type blockingRecorder struct {
+	release chan struct{}
+	entered chan string
+}
+
+func (b *blockingRecorder) Admit(_ context.Context, _ auth.Principal, _ catalog.Model, id string) (func(readgateway.ChatUsage), error) {
+	return func(readgateway.ChatUsage) {
+		b.entered <- id
+		<-b.release
+	}, nil
+}
+
+// A completed request's usage is recorded before the client can read the
+// end of its answer, so a crash after the client has it cannot lose the
+// debit: while the record is held, neither a reply nor a stream's end
+// reaches the client.
+func TestUsageIsRecordedBeforeTheAnswerEnds(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		b := &blockingRecorder{release: make(chan struct{}), entered: make(chan string, 1)}
+		var once sync.Once
+		release := func() { once.Do(func() { close(b.release) }) }
+		c := startChatWith(t, cmdgateway.FormatOpenAI, true, b)
+		t.Cleanup(release) // before the server's cleanup: a failing run must not leave the handler blocked
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			c.viaOpenAI(t, userSays("Hello, world!"), stream, "/v1/")
+		}()
+		select {
+		case <-b.entered:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("stream %v: nothing recorded", stream)
+		}
+		select {
+		case <-done:
+			t.Fatalf("stream %v: the client had its whole answer before the usage was recorded", stream)
+		case <-time.After(300 * time.Millisecond):
+		}
+		release()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("stream %v: the answer never ended after the record", stream)
+		}
 	}
 }
