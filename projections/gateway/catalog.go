@@ -19,6 +19,7 @@ import (
 	"github.com/strata-platform/strata/domain/gateway/catalog"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/projections"
 )
 
 // CatalogView is the in-memory catalog. It is safe for concurrent use.
@@ -109,25 +110,7 @@ const MinCatchUpInterval = 50 * time.Millisecond
 // delivers (a commit in any process), at most once per MinCatchUpInterval,
 // and at least every poll interval.
 func (v *CatalogView) Run(ctx context.Context, wake func() <-chan struct{}, poll time.Duration) {
-	for {
-		var w <-chan struct{}
-		if wake != nil {
-			w = wake() // armed before the read, so a commit during it wakes the next one
-		}
-		last := time.Now()
-		if err := v.CatchUp(ctx); err != nil && ctx.Err() == nil {
-			v.log.Error("catalog view: catch up failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-w:
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(time.Until(last.Add(MinCatchUpInterval))):
-			}
-		case <-time.After(poll):
-		}
-	}
+	projections.Follow(ctx, wake, poll, MinCatchUpInterval, v.CatchUp, func(err error) {
+		v.log.Error("catalog view: catch up failed", "err", err)
+	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/strata-platform/strata/domain/gateway/credits"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/projections"
 )
 
 // planChangedType is the plans context's event type, consumed by name
@@ -242,19 +243,7 @@ func (v *CreditsView) Sync(ctx context.Context, key eventstore.Key) error {
 // Run tails the store until ctx ends: it catches up whenever wake delivers
 // (a commit in any process) and at least every poll interval.
 func (v *CreditsView) Run(ctx context.Context, wake func() <-chan struct{}, poll time.Duration) {
-	for {
-		var w <-chan struct{}
-		if wake != nil {
-			w = wake() // armed before the read, so a commit during it wakes the next one
-		}
-		if err := v.CatchUp(ctx); err != nil && ctx.Err() == nil {
-			v.log.Error("credits view: catch up failed", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-w:
-		case <-time.After(poll):
-		}
-	}
+	projections.Follow(ctx, wake, poll, 0, v.CatchUp, func(err error) {
+		v.log.Error("credits view: catch up failed", "err", err)
+	})
 }
