@@ -3,6 +3,7 @@ package gateway
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -161,7 +162,7 @@ func weightedPick(weights []int) int {
 func (u *Upstreams) Complete(ctx context.Context, t Target, req chat.Request) (chat.Response, Served, error) {
 	req.Stream, req.IncludeUsage = false, false
 	var out chat.Response
-	served, err := u.try(ctx, t, req, func(_ context.CancelFunc, c candidate, resp *http.Response) error {
+	served, err := u.try(ctx, t, chatEncoder(req), func(_ context.CancelFunc, c candidate, resp *http.Response) error {
 		body, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return &UpstreamError{Status: http.StatusBadGateway, Chat: chat.Error{Kind: kernel.KindUnavailable,
@@ -205,7 +206,7 @@ func (s *UpstreamStream) Close() error {
 func (u *Upstreams) Stream(ctx context.Context, t Target, req chat.Request) (*UpstreamStream, Served, error) {
 	req.Stream, req.IncludeUsage = true, true
 	var out *UpstreamStream
-	served, err := u.try(ctx, t, req, func(cancel context.CancelFunc, c candidate, resp *http.Response) error {
+	served, err := u.try(ctx, t, chatEncoder(req), func(cancel context.CancelFunc, c candidate, resp *http.Response) error {
 		if c.up.Format == FormatMessages {
 			out = &UpstreamStream{next: messages.NewStreamParser(resp.Body).Next, body: resp.Body, cancel: cancel}
 		} else {
@@ -216,11 +217,31 @@ func (u *Upstreams) Stream(ctx context.Context, t Target, req chat.Request) (*Up
 	return out, served, err
 }
 
+// encodeFunc writes a request for candidate c: the path under its base
+// URL and the body; errSkip when c cannot serve such a request.
+type encodeFunc func(c candidate) (path string, body []byte, err error)
+
+var errSkip = errors.New("the upstream's format has no such endpoint")
+
+// chatEncoder writes req in each candidate's format, with its model name.
+func chatEncoder(req chat.Request) encodeFunc {
+	return func(c candidate) (string, []byte, error) {
+		r := req
+		r.Model = c.model
+		if c.up.Format == FormatMessages {
+			b, err := messages.EncodeRequest(r)
+			return "/messages", b, err
+		}
+		b, err := openai.EncodeRequest(r)
+		return "/chat/completions", b, err
+	}
+}
+
 // try runs the attempts: each candidate in turn, each up to 1+Retries
 // times while it answers a retryable status or cannot be reached. ok reads
 // a 200 answer; stream: the timeout covers the wait for the headers only,
 // and ok takes over the attempt's context (its cancel) and body.
-func (u *Upstreams) try(ctx context.Context, t Target, req chat.Request,
+func (u *Upstreams) try(ctx context.Context, t Target, encode encodeFunc,
 	ok func(context.CancelFunc, candidate, *http.Response) error, stream bool) (Served, error) {
 	cs, err := u.candidates(t)
 	if err != nil {
@@ -229,13 +250,14 @@ func (u *Upstreams) try(ctx context.Context, t Target, req chat.Request,
 	var served Served
 	var last error
 	for _, c := range cs {
-		r := req
-		r.Model = c.model
-		var body []byte
-		if c.up.Format == FormatMessages {
-			body, err = messages.EncodeRequest(r)
-		} else {
-			body, err = openai.EncodeRequest(r)
+		path, body, err := encode(c)
+		if errors.Is(err, errSkip) {
+			if last == nil {
+				last = &UpstreamError{Status: http.StatusServiceUnavailable, Chat: chat.Error{Kind: kernel.KindUnavailable,
+					Code: CodeUpstreamNotConfigured, Message: fmt.Sprintf("model %s is served by upstream %q, which speaks the %s format: it has no %s endpoint",
+						t.Model, c.up.ID, c.up.Format, strings.TrimPrefix(path, "/"))}}
+			}
+			continue
 		}
 		if err != nil {
 			return served, err
@@ -244,7 +266,7 @@ func (u *Upstreams) try(ctx context.Context, t Target, req chat.Request,
 			served = Served{Upstream: c.up.ID, Attempts: served.Attempts + 1}
 			actx, cancel := context.WithCancel(ctx)
 			timer := time.AfterFunc(c.up.Timeout, cancel)
-			resp, err := u.send(actx, c.up, body)
+			resp, err := u.send(actx, c.up, path, body)
 			if err == nil && resp.StatusCode == http.StatusOK {
 				if stream {
 					timer.Stop()
@@ -295,11 +317,7 @@ func Retryable(status int) bool {
 	return status == http.StatusTooManyRequests || status == http.StatusBadGateway || status == http.StatusServiceUnavailable
 }
 
-func (u *Upstreams) send(ctx context.Context, up Upstream, body []byte) (*http.Response, error) {
-	path := "/chat/completions"
-	if up.Format == FormatMessages {
-		path = "/messages"
-	}
+func (u *Upstreams) send(ctx context.Context, up Upstream, path string, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, up.BaseURL+path, bytes.NewReader(body))
 	if err != nil {
 		return nil, err

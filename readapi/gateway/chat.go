@@ -110,46 +110,59 @@ func newRequestID() string {
 	return "req_" + hex.EncodeToString(b[:])
 }
 
+// open checks what every gateway call checks before its body is decoded,
+// in order: a vendor's key (401), the anthropic-version header of the
+// messages format, the caller (401) and the scope of an OAuth token (403),
+// the body (at most MaxChatBody). A refusal is answered in the client's
+// format and ok is false.
+func (a *ChatAPI) open(w http.ResponseWriter, r *http.Request, f clientFormat) (p auth.Principal, body []byte, ok bool) {
+	for _, cred := range []string{r.Header.Get("X-API-Key"), bearerOf(r)} {
+		if strings.HasPrefix(strings.TrimSpace(cred), "sk-") {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+			a.fail(w, f, &kernel.Error{Kind: kernel.KindUnauthenticated, Field: "x-api-key", Rule: "sk_key",
+				Message: "this is a model vendor's API key (sk-ant-...); the gateway takes your Strata API key: send X-API-Key: sk_live_... (create one with POST /api/v1/api-keys)"})
+			return p, nil, false
+		}
+	}
+	if f.messages && strings.TrimSpace(r.Header.Get("anthropic-version")) == "" {
+		a.fail(w, f, &kernel.Error{Kind: kernel.KindInvalid, Field: "anthropic-version", Rule: "required",
+			Message: "the anthropic-version header is required (a date such as 2023-06-01)"})
+		return p, nil, false
+	}
+	p, err := a.cfg.Auth.Authenticate(r)
+	if err != nil {
+		if kernel.KindOf(err) == kernel.KindUnauthenticated {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+		}
+		a.fail(w, f, err)
+		return p, nil, false
+	}
+	if !p.HasScope(ScopeChat) {
+		a.fail(w, f, &kernel.Error{Kind: kernel.KindForbidden, Rule: "insufficient_scope",
+			Message: "this access token's scopes do not allow calling models; it needs scope " + ScopeChat})
+		return p, nil, false
+	}
+	body, err = io.ReadAll(http.MaxBytesReader(w, r.Body, MaxChatBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			a.fail(w, f, &kernel.Error{Kind: kernel.KindTooLarge, Message: "the request body is larger than 32 MiB"})
+			return p, nil, false
+		}
+		a.fail(w, f, &kernel.Error{Kind: kernel.KindInvalid, Message: "the request body could not be read"})
+		return p, nil, false
+	}
+	return p, body, true
+}
+
 func (a *ChatAPI) handler(f clientFormat) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		id := newRequestID()
 		w.Header().Set("x-request-id", id)
 		w.Header().Set("request-id", id)
-		for _, cred := range []string{r.Header.Get("X-API-Key"), bearerOf(r)} {
-			if strings.HasPrefix(strings.TrimSpace(cred), "sk-") {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
-				a.fail(w, f, &kernel.Error{Kind: kernel.KindUnauthenticated, Field: "x-api-key", Rule: "sk_key",
-					Message: "this is a model vendor's API key (sk-ant-...); the gateway takes your Strata API key: send X-API-Key: sk_live_... (create one with POST /api/v1/api-keys)"})
-				return
-			}
-		}
-		if f.messages && strings.TrimSpace(r.Header.Get("anthropic-version")) == "" {
-			a.fail(w, f, &kernel.Error{Kind: kernel.KindInvalid, Field: "anthropic-version", Rule: "required",
-				Message: "the anthropic-version header is required (a date such as 2023-06-01)"})
-			return
-		}
-		p, err := a.cfg.Auth.Authenticate(r)
-		if err != nil {
-			if kernel.KindOf(err) == kernel.KindUnauthenticated {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
-			}
-			a.fail(w, f, err)
-			return
-		}
-		if !p.HasScope(ScopeChat) {
-			a.fail(w, f, &kernel.Error{Kind: kernel.KindForbidden, Rule: "insufficient_scope",
-				Message: "this access token's scopes do not allow chat; it needs scope " + ScopeChat})
-			return
-		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxChatBody))
-		if err != nil {
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				a.fail(w, f, &kernel.Error{Kind: kernel.KindTooLarge, Message: "the request body is larger than 32 MiB"})
-				return
-			}
-			a.fail(w, f, &kernel.Error{Kind: kernel.KindInvalid, Message: "the request body could not be read"})
+		p, body, ok := a.open(w, r, f)
+		if !ok {
 			return
 		}
 		req, err := f.decode(body)

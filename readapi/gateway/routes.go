@@ -25,6 +25,7 @@ func Routes(r *mux.Router, cfg Config) {
 		r.Handle("/v1/messages", c.Messages()).Methods(http.MethodPost)
 		r.Handle("/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
 		r.Handle("/api/v1/chat/completions", c.Completions()).Methods(http.MethodPost)
+		r.Handle("/v1/embeddings", c.Embeddings()).Methods(http.MethodPost)
 	}
 	if c := cfg.Credits; c != nil {
 		r.Handle("/api/v1/public/credits/balance", c.need(c.balance)).Methods(http.MethodGet, http.MethodHead)

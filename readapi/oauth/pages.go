@@ -26,7 +26,7 @@ var scopeDescriptions = map[string]string{
 	"vector:search": "query your vector store",
 	"vector:write":  "index documents into your vector store",
 	"agent:read":    "list and inspect your agents",
-	"agent:write":   "create and deploy agents for you",
+	"agent:write":   "create and deploy agents for you, and call models with your credits",
 }
 
 type scopeLine struct{ Name, Description string }

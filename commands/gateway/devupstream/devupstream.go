@@ -67,6 +67,7 @@ type Handler struct {
 
 	mu       sync.Mutex
 	seen     []Seen
+	embedded []openai.EmbeddingsRequest
 	failures map[string]int
 	canceled int
 	aborted  int
@@ -118,9 +119,13 @@ var codecs = map[string]codec{
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == EmbeddingsPath {
+		h.embeddings(w, r)
+		return
+	}
 	c, ok := codecs[r.URL.Path]
 	if !ok {
-		http.Error(w, "the development upstream serves POST "+MessagesPath+" and POST "+OpenAIPath, http.StatusNotFound)
+		http.Error(w, "the development upstream serves POST "+MessagesPath+", POST "+OpenAIPath+" and POST "+EmbeddingsPath, http.StatusNotFound)
 		return
 	}
 	if r.Method != http.MethodPost {
