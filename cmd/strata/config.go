@@ -43,6 +43,11 @@ type Config struct {
 	BuilderURL     string // public base URL of the builder surface (its OAuth redirect URI's base)
 	ResetURL       string // password-reset link mailed to users
 	TestAuth       bool   // serve /api/v1/test-auth (never in production)
+	// Production (STRATA_ENV=production) refuses what is only for
+	// development: the test-auth routes, the built-in development model
+	// catalog, answers of the development upstream and `strata
+	// dev-upstream` itself.
+	Production bool
 	// MemorySingleValued adds predicates to the memory graph's
 	// single-valued set (STRATA_MEMORY_SINGLE_VALUED, comma-separated).
 	MemorySingleValued []string
@@ -149,6 +154,16 @@ func loadConfig(env map[string]string) (Config, error) {
 	case "false", "0":
 	default:
 		return c, fmt.Errorf("STRATA_ENABLE_TEST_AUTH: want true or false, got %q", v)
+	}
+	switch v := get("STRATA_ENV", "development"); v {
+	case "production":
+		c.Production = true
+		if c.TestAuth {
+			return c, fmt.Errorf("STRATA_ENABLE_TEST_AUTH: the test-auth routes are never served with STRATA_ENV=production")
+		}
+	case "development":
+	default:
+		return c, fmt.Errorf("STRATA_ENV: want development or production, got %q", v)
 	}
 	urls := []struct {
 		dst       *string

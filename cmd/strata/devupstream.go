@@ -24,6 +24,9 @@ func (c *command) devUpstream(ctx context.Context, args []string) error {
 	if len(rest) > 0 {
 		return fmt.Errorf("%w: dev-upstream takes no arguments", errUsage)
 	}
+	if c.cfg.Production {
+		return fmt.Errorf("dev-upstream: the development upstream does not run with STRATA_ENV=production (it answers invented text)")
+	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("dev-upstream: %w", err)

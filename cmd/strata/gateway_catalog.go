@@ -39,15 +39,19 @@ func startGateway(ctx context.Context, app *App) error {
 		return view.Sync(wctx, version)
 	}
 	cmds := cmdgateway.NewCatalog(app.Store, app.Clock, wait)
-	res, err := cmds.ImportBuiltin(ctx)
-	if err != nil {
-		return fmt.Errorf("gateway catalog: import the built-in catalog: %w", err)
-	}
-	switch {
-	case res.Skipped:
-		app.Logger.Info("gateway catalog: managed by an operator; the built-in catalog is not applied", "version", res.Version)
-	case !res.Unchanged:
-		app.Logger.Info("gateway catalog: imported the built-in development catalog", "version", res.Version, "hash", res.Hash)
+	if app.Config.Production {
+		app.Logger.Info("gateway catalog: STRATA_ENV=production: the built-in development catalog is not applied; import yours with strata models import")
+	} else {
+		res, err := cmds.ImportBuiltin(ctx)
+		if err != nil {
+			return fmt.Errorf("gateway catalog: import the built-in catalog: %w", err)
+		}
+		switch {
+		case res.Skipped:
+			app.Logger.Info("gateway catalog: managed by an operator; the built-in catalog is not applied", "version", res.Version)
+		case !res.Unchanged:
+			app.Logger.Info("gateway catalog: imported the built-in development catalog", "version", res.Version, "hash", res.Hash)
+		}
 	}
 	if err := view.CatchUp(ctx); err != nil {
 		return err
@@ -55,6 +59,7 @@ func startGateway(ctx context.Context, app *App) error {
 	app.Gateway = &gatewayContext{Catalog: cmds, CatalogView: view, CatalogAPI: readgateway.NewCatalog(readgateway.CatalogConfig{
 		View: view, Auth: app.Auth, Plans: app.Identity.Service.Directory()}),
 		Upstreams: cmdgateway.NewUpstreams(app.Config.GatewayUpstreams, nil)}
+	app.Gateway.Upstreams.RefuseDevelopment = app.Config.Production
 	if len(app.Config.GatewayUpstreams) == 0 {
 		app.Logger.Warn("gateway: no upstream configured; chat requests answer 503 until " + cmdgateway.UpstreamsEnv +
 			" names an upstream configuration file")

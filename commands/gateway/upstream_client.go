@@ -27,7 +27,14 @@ const (
 	CodeUpstreamsNotConfigured = "upstreams_not_configured"
 	CodeUpstreamNotConfigured  = "upstream_not_configured"
 	CodeUpstreamUnavailable    = "upstream_unavailable"
+	CodeDevelopmentUpstream    = "development_upstream"
 )
+
+// DevelopmentHeader marks every answer of Strata's development upstream
+// (commands/gateway/devupstream), so that a production gateway
+// (RefuseDevelopment) can refuse one that a configuration lists by mistake.
+const DevelopmentHeader = "Strata-Development-Upstream"
+
 
 // UpstreamError is an upstream call that failed: the error in the IR's
 // terms, the HTTP status to answer with, and the upstream's Retry-After
@@ -71,6 +78,10 @@ type Upstreams struct {
 	Backoff, MaxWait time.Duration
 	// Pick chooses among n weights (weighted random when nil).
 	Pick func(weights []int) int
+	// RefuseDevelopment refuses answers of the development upstream (they
+	// carry DevelopmentHeader): a production gateway never serves its
+	// invented text. Such an upstream is passed over like a broken one.
+	RefuseDevelopment bool
 }
 
 // NewUpstreams returns the client of the configured upstreams (none: every
@@ -267,6 +278,14 @@ func (u *Upstreams) try(ctx context.Context, t Target, encode encodeFunc,
 			actx, cancel := context.WithCancel(ctx)
 			timer := time.AfterFunc(c.up.Timeout, cancel)
 			resp, err := u.send(actx, c.up, path, body)
+			if err == nil && u.RefuseDevelopment && resp.Header.Get(DevelopmentHeader) != "" {
+				resp.Body.Close()
+				timer.Stop()
+				cancel()
+				last = &UpstreamError{Status: http.StatusBadGateway, Chat: chat.Error{Kind: kernel.KindUnavailable, Code: CodeDevelopmentUpstream,
+					Message: "upstream " + c.up.ID + " is Strata's development upstream, which a production gateway (STRATA_ENV=production) never calls: remove it from " + UpstreamsEnv}}
+				break
+			}
 			if err == nil && resp.StatusCode == http.StatusOK {
 				if stream {
 					timer.Stop()

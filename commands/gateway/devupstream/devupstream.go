@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/strata-platform/strata/commands/gateway"
 	"github.com/strata-platform/strata/domain/gateway/chat"
 	"github.com/strata-platform/strata/domain/gateway/wire/messages"
 	"github.com/strata-platform/strata/domain/gateway/wire/openai"
@@ -119,6 +120,7 @@ var codecs = map[string]codec{
 }
 
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(gateway.DevelopmentHeader, "true") // a production gateway refuses its answers
 	if r.URL.Path == EmbeddingsPath {
 		h.embeddings(w, r)
 		return
