@@ -34,5 +34,5 @@ func (c *command) devUpstream(ctx context.Context, args []string) error {
 	fmt.Fprintf(c.stdout, "dev-upstream: the development upstream listens on %s (POST %s, POST %s); "+
 		"it is for development and tests, never an upstream of a production configuration\n",
 		devupstream.BaseURL(ln.Addr().String()), devupstream.MessagesPath, devupstream.OpenAIPath)
-	return devupstream.Serve(ctx, ln, devupstream.New())
+	return devupstream.Serve(ctx, ln, &devupstream.Handler{Forget: true}) // runs for long: no record of requests
 }
