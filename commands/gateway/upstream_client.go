@@ -35,7 +35,6 @@ const (
 // (RefuseDevelopment) can refuse one that a configuration lists by mistake.
 const DevelopmentHeader = "Strata-Development-Upstream"
 
-
 // UpstreamError is an upstream call that failed: the error in the IR's
 // terms, the HTTP status to answer with, and the upstream's Retry-After
 // (seconds), if any.

@@ -61,6 +61,12 @@ type ChatConfig struct {
 	Upstreams *cmdgateway.Upstreams
 	Credits   ChatCredits // nil: none
 	Logger    *slog.Logger
+	// Now is the clock of an answer's created time when the upstream gave
+	// none (the messages format has none); time.Now when nil.
+	Now func() time.Time
+	// NewToolID names the tool calls the gateway makes of stray
+	// <tool_call> XML; random toolu_ ids when nil.
+	NewToolID func() string
 }
 
 // ChatAPI serves POST /v1/messages, /v1/chat/completions and
@@ -73,6 +79,12 @@ type ChatAPI struct {
 func NewChat(cfg ChatConfig) *ChatAPI {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewToolID == nil {
+		cfg.NewToolID = newToolID
 	}
 	return &ChatAPI{cfg: cfg}
 }
@@ -263,7 +275,10 @@ func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientForma
 	}
 	u.Usage = resp.Usage
 	resp.Model = t.Model
-	if resp, err = chat.StripToolCalls(resp, req.Tools, newToolID); err == nil {
+	if resp.Created == 0 {
+		resp.Created = a.cfg.Now().Unix()
+	}
+	if resp, err = chat.StripToolCalls(resp, req.Tools, a.cfg.NewToolID); err == nil {
 		var out []byte
 		if out, err = f.reply(resp); err == nil {
 			u.Status = http.StatusOK
@@ -298,7 +313,7 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 	rc := http.NewResponseController(w)
 	_ = rc.Flush()
 	enc := f.stream(req)
-	filter := chat.NewToolCallFilter(req.Tools, newToolID)
+	filter := chat.NewToolCallFilter(req.Tools, a.cfg.NewToolID)
 	deltas, stopped := 0, false
 	write := func(evs []chat.Event) bool {
 		var buf []byte
@@ -336,6 +351,9 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 		switch e := ev.(type) {
 		case chat.Start:
 			e.Model = t.Model
+			if e.Created == 0 {
+				e.Created = a.cfg.Now().Unix()
+			}
 			ev = e
 			u.Usage.InputTokens = e.InputTokens
 		case chat.TextDelta, chat.InputDelta:
@@ -360,6 +378,11 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 	}
 	if !stopped {
 		u.Usage.OutputTokens, u.Estimated = deltas, true
+		if u.Usage.InputTokens == 0 {
+			// An OpenAI-format upstream tells the input only in its last
+			// chunk: estimate it by the gateway's token rule.
+			u.Usage.InputTokens = chat.InputTokens(req)
+		}
 	}
 }
 

@@ -46,6 +46,14 @@ func startChat(t *testing.T, upstreamFormat string, configured bool) *chatWorld 
 
 func startChatWith(t *testing.T, upstreamFormat string, configured bool, credits readgateway.ChatCredits) *chatWorld {
 	t.Helper()
+	return startChatConfig(t, upstreamFormat, configured, credits, nil)
+}
+
+// startChatConfig is startChatWith with a last say on the chat routes'
+// configuration (tune may be nil).
+func startChatConfig(t *testing.T, upstreamFormat string, configured bool, credits readgateway.ChatCredits,
+	tune func(*readgateway.ChatConfig)) *chatWorld {
+	t.Helper()
 	dev, base := devupstream.Start(t)
 	var ups []cmdgateway.Upstream
 	if configured {
@@ -64,8 +72,11 @@ func startChatWith(t *testing.T, upstreamFormat string, configured bool, credits
 		}
 		w.plans = cmdplans.New(e.Store, e.Clock, e.Svc.Directory().Sync)
 		cat := readgateway.NewCatalog(readgateway.CatalogConfig{View: w.view, Auth: e.Auth, Plans: e.Svc.Directory()})
-		readgateway.Routes(e.Router, readgateway.Config{Catalog: cat, Chat: readgateway.NewChat(readgateway.ChatConfig{
-			Catalog: cat, Auth: e.Auth, Upstreams: upstreams, Credits: credits, Logger: logger})})
+		cfg := readgateway.ChatConfig{Catalog: cat, Auth: e.Auth, Upstreams: upstreams, Credits: credits, Logger: logger}
+		if tune != nil {
+			tune(&cfg)
+		}
+		readgateway.Routes(e.Router, readgateway.Config{Catalog: cat, Chat: readgateway.NewChat(cfg)})
 	})
 	cw := &chatWorld{world: w, dev: dev}
 	cw.u = w.register()

@@ -68,16 +68,17 @@ func (c *CreditsAPI) Admit(ctx context.Context, p auth.Principal, m catalog.Mode
 	}, nil
 }
 
-// outcome is the usage record's status of a finished chat request: a
-// refusal or upstream failure is failed; a stream that ended before the
-// upstream said its usage was cut off, by the client going away
-// (disconnected) or the upstream (interrupted); else completed.
+// outcome is the usage record's status of a finished chat request: one
+// whose client went away before its end is disconnected (a reply it never
+// got, a stream cut short); a refusal or upstream failure is failed; a
+// stream the upstream cut off before saying its usage is interrupted;
+// else completed.
 func outcome(ctx context.Context, u ChatUsage) string {
 	switch {
+	case ctx.Err() != nil && (u.Estimated || u.Status >= 400 || u.Status == 0):
+		return credits.StatusDisconnected
 	case u.Status >= 400 || u.Status == 0:
 		return credits.StatusFailed
-	case u.Estimated && ctx.Err() != nil:
-		return credits.StatusDisconnected
 	case u.Estimated:
 		return credits.StatusInterrupted
 	}

@@ -123,7 +123,7 @@ func compose(r chat.Request, s Script, idPrefix string, created int64) (answer, 
 	}
 	for i, c := range calls {
 		p := chat.ToolUse(fmt.Sprintf("%sdev%s%d", idPrefix, id[:8], i), c.Name, c.Input)
-		n := partTokens(p)
+		n := chat.PartTokens(p)
 		if used+n > budget {
 			stop = chat.StopMaxTokens
 			break

@@ -38,7 +38,11 @@ func Embed(text string, dims int) []float32 {
 		}
 		v[x%uint64(dims)] += sign * weight
 	}
-	toks := tokenRE.FindAllString(strings.ToLower(text), -1)
+	lower := strings.ToLower(text)
+	toks := make([]string, 0, 16)
+	for _, ix := range chat.TokenIndex(lower) {
+		toks = append(toks, lower[ix[0]:ix[1]])
+	}
 	for i, t := range toks {
 		add(t, 1)
 		if i > 0 {
