@@ -326,7 +326,29 @@ func (u *Upstreams) try(ctx context.Context, t Target, encode encodeFunc,
 			break // a 200 whose body broke: the next candidate
 		}
 	}
-	return served, last
+	return served, loading(last)
+}
+
+// LoadingRetryAfter is the Retry-After (seconds) of a 502 or 503 whose
+// upstream gave none once retries are spent: the seed's advice for a
+// model that is loading is to retry in 5-10 seconds.
+const LoadingRetryAfter = "5"
+
+// loading gives a spent 502 or 503 of an upstream (not the gateway's own
+// configuration refusals) the seed's model-loading advice: Retry-After 5
+// when the upstream gave none, and the advice in the message.
+func loading(err error) error {
+	ue, ok := err.(*UpstreamError)
+	if !ok || (ue.Status != http.StatusBadGateway && ue.Status != http.StatusServiceUnavailable) ||
+		ue.Chat.Code == CodeUpstreamNotConfigured || ue.Chat.Code == CodeDevelopmentUpstream {
+		return err
+	}
+	out := *ue
+	if out.RetryAfter == "" {
+		out.RetryAfter = LoadingRetryAfter
+	}
+	out.Chat.Message = strings.TrimRight(out.Chat.Message, ". ") + " (the model may be loading: retry in 5-10 seconds)"
+	return &out
 }
 
 // Retryable reports whether an upstream's status is worth another attempt:

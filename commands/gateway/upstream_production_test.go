@@ -62,3 +62,29 @@ func TestProductionRefusesTheDevelopmentUpstream(t *testing.T) {
 		t.Fatalf("%+v %+v %v", resp, served, err)
 	}
 }
+
+// A 502 or 503 still failing once retries are spent is answered as the
+// seed's "model loading": Retry-After 5 when the upstream gave none (its
+// own when it did), and the advice to retry in 5-10 seconds.
+func TestSpentUnavailableIsModelLoading(t *testing.T) {
+	_, base := devupstream.Start(t)
+	u := gateway.NewUpstreams([]gateway.Upstream{{ID: "dev", Format: gateway.FormatMessages, BaseURL: base + "/v1",
+		Timeout: 5 * time.Second, Retries: 1, Weight: 1}}, nil)
+	u.Backoff = time.Millisecond
+	t0 := gateway.Target{Model: "m", UpstreamID: "dev", UpstreamModel: "m"}
+	ask := func(text string) chat.Request {
+		return chat.Request{Model: "m", Messages: []chat.Message{{Role: chat.RoleUser, Content: []chat.Part{{Type: chat.PartText, Text: text}}}}}
+	}
+	for text, want := range map[string]string{"[[fail:503]]": "5", "[[fail:502]] x": "5", "[[fail:503 retry-after=0]] y": "0"} {
+		_, _, err := u.Complete(context.Background(), t0, ask(text))
+		var ue *gateway.UpstreamError
+		if !errors.As(err, &ue) || ue.RetryAfter != want || !strings.Contains(ue.Chat.Message, "retry in 5-10 seconds") {
+			t.Errorf("%s: %+v", text, err)
+		}
+	}
+	_, _, err := u.Complete(context.Background(), t0, ask("[[fail:429]]"))
+	var ue *gateway.UpstreamError
+	if !errors.As(err, &ue) || ue.Status != 429 || strings.Contains(ue.Chat.Message, "loading") {
+		t.Errorf("429: %+v", err)
+	}
+}
