@@ -114,6 +114,8 @@ type scenario struct {
 	forced    string
 	maxTokens int64
 	stop      string
+	none      bool   // tool_choice none
+	image     string // base64 PNG sent with the last user turn
 }
 
 type turn struct {
@@ -144,8 +146,14 @@ func (c *chatWorld) viaAnthropic(t *testing.T, s scenario, stream bool) result {
 	if s.forced != "" {
 		p.ToolChoice = anthropic.ToolChoiceParamOfTool(s.forced)
 	}
-	for _, tn := range s.turns {
+	if s.none {
+		p.ToolChoice = anthropic.ToolChoiceUnionParam{OfNone: &anthropic.ToolChoiceNoneParam{}}
+	}
+	for i, tn := range s.turns {
 		var blocks []anthropic.ContentBlockParamUnion
+		if s.image != "" && i == len(s.turns)-1 {
+			blocks = append(blocks, anthropic.NewImageBlockBase64("image/png", s.image))
+		}
 		for _, r := range tn.results {
 			blocks = append(blocks, anthropic.NewToolResultBlock(r.id, r.args, false))
 		}
@@ -236,7 +244,10 @@ func (c *chatWorld) viaOpenAI(t *testing.T, s scenario, stream bool, path string
 	if s.forced != "" {
 		p.ToolChoice = sdk.ToolChoiceOptionFunctionToolChoice(sdk.ChatCompletionNamedToolChoiceFunctionParam{Name: s.forced})
 	}
-	for _, tn := range s.turns {
+	if s.none {
+		p.ToolChoice = sdk.ChatCompletionToolChoiceOptionUnionParam{OfAuto: sdk.String("none")}
+	}
+	for i, tn := range s.turns {
 		for _, r := range tn.results {
 			p.Messages = append(p.Messages, sdk.ToolMessage(r.args, r.id))
 		}
@@ -250,6 +261,10 @@ func (c *chatWorld) viaOpenAI(t *testing.T, s scenario, stream bool, path string
 					ID: cl.id, Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: cl.name, Arguments: cl.args}}})
 			}
 			p.Messages = append(p.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
+		} else if s.image != "" && i == len(s.turns)-1 {
+			p.Messages = append(p.Messages, sdk.UserMessage([]sdk.ChatCompletionContentPartUnionParam{
+				sdk.ImageContentPart(sdk.ChatCompletionContentPartImageImageURLParam{URL: "data:image/png;base64," + s.image}),
+				sdk.TextContentPart(tn.text)}))
 		} else if tn.text != "" {
 			p.Messages = append(p.Messages, sdk.UserMessage(tn.text))
 		}
@@ -432,7 +447,66 @@ func TestChatMatrix(t *testing.T) {
 					})
 				}
 			})
+			t.Run("parallel-tools-directive", func(t *testing.T) {
+				s := userSays("[[parallel-tools:3]]")
+				s.tools = true
+				c.each(t, s, func(t *testing.T, _ string, _ bool, r result) {
+					if len(r.calls) != 3 || r.calls[2].args != `{"n":3}` || r.stop != "tool_use" {
+						t.Fatalf("%+v", r)
+					}
+				})
+			})
+			t.Run("tool-choice-none", func(t *testing.T) {
+				s := userSays(`[[tool:get_weather {"city":"Paris"}]] hi`)
+				s.tools, s.none = true, true
+				c.each(t, s, func(t *testing.T, _ string, _ bool, r result) {
+					if len(r.calls) != 0 || r.text != "You said: hi" || r.stop != "end_turn" {
+						t.Fatalf("%+v", r)
+					}
+				})
+			})
+			t.Run("non-ascii", func(t *testing.T) {
+				c.each(t, userSays("Grüße, 世界! ünïcödé ✓"), func(t *testing.T, _ string, _ bool, r result) {
+					if r.text != "You said: Grüße, 世界! ünïcödé ✓" || r.stop != "end_turn" {
+						t.Fatalf("%+v", r)
+					}
+				})
+			})
+			t.Run("image", func(t *testing.T) {
+				s := userSays("what is this?")
+				s.image = tinyPNG
+				c.each(t, s, func(t *testing.T, _ string, _ bool, r result) {
+					// what is this ? (4) + one image (85)
+					if r.text != "You said: what is this?" || r.in != 4+85 {
+						t.Fatalf("%+v", r)
+					}
+				})
+			})
+			t.Run("upstream-429-retried", func(t *testing.T) {
+				// Only the first request with this prompt fails: the gateway's
+				// retry answers it, and the client never sees the 429.
+				c.each(t, userSays("[[fail:429 retry-after=0 times=1]] again"), func(t *testing.T, _ string, _ bool, r result) {
+					if r.status != 0 || r.text != "You said: again" {
+						t.Fatalf("%+v", r)
+					}
+				})
+			})
+			t.Run("streamed-usage-equals-unstreamed", func(t *testing.T) {
+				s := userSays(`[[tool:get_weather {"city":"Paris"}]] [[tokens:12]]`)
+				s.tools, s.system = true, "Be brief."
+				seen := map[string]result{}
+				c.each(t, s, func(t *testing.T, client string, stream bool, r result) {
+					if r.in == 0 || r.out == 0 {
+						t.Fatalf("%+v", r)
+					}
+					if other, ok := seen[client]; ok && (other.in != r.in || other.out != r.out) {
+						t.Fatalf("%s: streamed %v usage %d/%d, the other %d/%d", client, stream, r.in, r.out, other.in, other.out)
+					}
+					seen[client] = r
+				})
+			})
 			t.Run("mid-stream-error", func(t *testing.T) {
+
 				for _, client := range []string{"messages", "openai"} {
 					var r result
 					if client == "messages" {
@@ -450,6 +524,9 @@ func TestChatMatrix(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// tinyPNG is a 1x1 PNG, base64.
+const tinyPNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
 // A cut upstream stream ends the client's stream with an error event in
 // its format; a client that goes away cancels the upstream call.
