@@ -29,6 +29,17 @@ const ScopeChat = "agent:write"
 // MaxChatBody is the largest chat request body (images travel inline).
 const MaxChatBody = 32 << 20
 
+// WriteWindow is how long one write of an answer may take. The server's
+// WriteTimeout (readapi.NewServer: 60 s from the end of the request's
+// headers) would cut a long stream, or a reply whose model took longer:
+// each write extends the connection's deadline by this much instead.
+const WriteWindow = 60 * time.Second
+
+// extendWrite moves w's write deadline WriteWindow ahead.
+func extendWrite(w http.ResponseWriter) {
+	_ = http.NewResponseController(w).SetWriteDeadline(time.Now().Add(WriteWindow))
+}
+
 // ChatCredits is the hook where the credits ledger joins the chat routes
 // (commands/gateway's credits, being built separately). Admit runs after
 // the model is resolved and before any upstream call: an error refuses the
@@ -283,6 +294,7 @@ func (a *ChatAPI) complete(w http.ResponseWriter, r *http.Request, f clientForma
 		if out, err = f.reply(resp); err == nil {
 			u.Status = http.StatusOK
 			finish() // durable before the client can read its answer
+			extendWrite(w)
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(out)
@@ -309,8 +321,9 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
 	rc := http.NewResponseController(w)
+	_ = rc.SetWriteDeadline(time.Now().Add(WriteWindow))
+	w.WriteHeader(http.StatusOK)
 	_ = rc.Flush()
 	enc := f.stream(req)
 	filter := chat.NewToolCallFilter(req.Tools, a.cfg.NewToolID)
@@ -330,6 +343,7 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 		if len(buf) == 0 {
 			return true
 		}
+		_ = rc.SetWriteDeadline(time.Now().Add(WriteWindow))
 		if _, err := w.Write(buf); err != nil {
 			return false
 		}
@@ -404,6 +418,7 @@ func (a *ChatAPI) fail(w http.ResponseWriter, f clientFormat, err error) int {
 	if ce.Kind == kernel.KindInternal && ue == nil {
 		a.cfg.Logger.Error("gateway: chat request failed", "error", err)
 	}
+	extendWrite(w)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(f.errBody(ce))

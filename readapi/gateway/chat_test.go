@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/gorilla/mux"
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
 	sdk "github.com/openai/openai-go/v3"
 	ooption "github.com/openai/openai-go/v3/option"
@@ -36,8 +37,9 @@ import (
 // "dev" in one format.
 type chatWorld struct {
 	*world
-	dev *devupstream.Handler
-	u   user // on the basic plan (tools)
+	dev    *devupstream.Handler
+	u      user        // on the basic plan (tools)
+	router *mux.Router // the surface's routes, for a server of a test's own
 }
 
 func startChat(t *testing.T, upstreamFormat string, configured bool) *chatWorld {
@@ -62,6 +64,7 @@ func startChatConfig(t *testing.T, upstreamFormat string, configured bool, credi
 	upstreams := cmdgateway.NewUpstreams(ups, nil)
 	upstreams.Backoff = time.Millisecond
 	w := &world{t: t}
+	var router *mux.Router
 	events := append(plans.Events(), catalog.Events()...)
 	w.api = identitytest.StartWithEvents(t, readidentity.Options{}, events, func(e *identitytest.Env) {
 		logger := slog.New(slog.DiscardHandler)
@@ -77,8 +80,9 @@ func startChatConfig(t *testing.T, upstreamFormat string, configured bool, credi
 			tune(&cfg)
 		}
 		readgateway.Routes(e.Router, readgateway.Config{Catalog: cat, Chat: readgateway.NewChat(cfg)})
+		router = e.Router
 	})
-	cw := &chatWorld{world: w, dev: dev}
+	cw := &chatWorld{world: w, dev: dev, router: router}
 	cw.u = w.register()
 	w.setPlan(cw.u, plans.LinePlatform, "basic")
 	return cw

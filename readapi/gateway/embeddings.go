@@ -68,6 +68,7 @@ func (a *ChatAPI) Embeddings() http.Handler {
 		u.Latency = time.Since(start)
 		record(u) // durable before the client can read its answer
 		record = func(ChatUsage) {}
+		extendWrite(w)
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusOK)
 		_, _ = w.Write(b)
