@@ -75,7 +75,7 @@ func appName(toks []token, skip map[int]bool, label string) (string, []string) {
 }
 
 // maxNameWord caps one word of a name, in runes.
-const maxNameWord = 24
+const maxNameWord = 20
 
 func displayWord(t token) string {
 	r := []rune(t.Word)
