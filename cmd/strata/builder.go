@@ -45,12 +45,28 @@ func startBuilder(ctx context.Context, app *App) error {
 		return err
 	}
 	app.Founders = sessions
+	blobStore, err := openBlobStore(ctx, app.Config)
+	if err != nil {
+		return fmt.Errorf("builder: blob store: %w", err)
+	}
+	chats, err := cmdbuilder.NewChats(cmdbuilder.ChatsConfig{Store: app.Store, Blobs: blobStore, Jobs: app.Jobs,
+		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger})
+	if err != nil {
+		return fmt.Errorf("builder: %w", err)
+	}
+	app.Chats = chats
 	return nil
 }
 
-// builderRoutes serves founder sessions on the builder surface.
+// builderRoutes serves founder sessions and the generation routes on the
+// builder surface.
 func builderRoutes(surface string, r *mux.Router, app *App) {
-	if surface == "builder" && app.Founders != nil {
-		readbuilder.Routes(r, app.Founders, app.Store.DB(), app.Clock, readbuilder.SecureURL(app.Config.BuilderURL))
+	if surface != "builder" || app.Founders == nil {
+		return
+	}
+	founders := readbuilder.Routes(r, app.Founders, app.Store.DB(), app.Clock, readbuilder.SecureURL(app.Config.BuilderURL))
+	if app.Chats != nil {
+		readbuilder.ChatRoutes(r, readbuilder.NewChat(readbuilder.ChatConfig{Chats: app.Chats, Store: app.Store, Founders: founders,
+			Wake: app.Wake.Wait, BaseURL: app.Config.BuilderURL}))
 	}
 }

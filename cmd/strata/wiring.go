@@ -57,6 +57,8 @@ type App struct {
 	Auth     auth.Authenticator
 	// Founders are the builder's founder sessions.
 	Founders *cmdbuilder.Sessions
+	// Chats run the builder's generations.
+	Chats *cmdbuilder.Chats
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.

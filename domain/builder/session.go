@@ -42,10 +42,11 @@ type FounderSignedOut struct {
 func (FounderSignedIn) EventType() string  { return "builder.founder_signed_in" }
 func (FounderSignedOut) EventType() string { return "builder.founder_signed_out" }
 
-// Events returns a constructor for every builder event (schema version 1).
+// Events returns a constructor for every builder event (schema version 1):
+// founder sessions and chats.
 func Events() []func() kernel.Event {
-	return []func() kernel.Event{
+	return append([]func() kernel.Event{
 		func() kernel.Event { return &FounderSignedIn{} },
 		func() kernel.Event { return &FounderSignedOut{} },
-	}
+	}, ChatEvents()...)
 }

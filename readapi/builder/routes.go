@@ -25,5 +25,16 @@ func Routes(r *mux.Router, s *cmd.Sessions, db *stdsql.DB, clock kernel.Clock, s
 	return f
 }
 
+// ChatRoutes adds the generation routes to the builder surface's router:
+// the stream, versions, restore, export and preview.
+func ChatRoutes(r *mux.Router, a *ChatAPI) {
+	r.Handle("/api/chat-ws", http.HandlerFunc(a.stream)).Methods(http.MethodPost)
+	r.Handle("/api/build/versions", http.HandlerFunc(a.versions)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/api/build/versions/restore", http.HandlerFunc(a.restore)).Methods(http.MethodPost)
+	r.Handle("/api/build/export/{chatId}", http.HandlerFunc(a.export)).Methods(http.MethodGet, http.MethodHead)
+	r.Handle("/api/preview/{chatId}", http.HandlerFunc(a.preview))
+	r.Handle("/api/preview/{chatId}/{rest:.*}", http.HandlerFunc(a.preview))
+}
+
 // SecureURL reports whether a base URL is https.
 func SecureURL(base string) bool { return strings.HasPrefix(base, "https://") }
