@@ -19,6 +19,7 @@ import (
 	"crypto/rand"
 	stdsql "database/sql"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -106,6 +107,12 @@ func (k *KeyRing) Fresh(id, owner string) (*NewKey, error) {
 // Seal encrypts plain under the new key.
 func (n *NewKey) Seal(plain []byte) kernel.Sealed { return seal(n.aead, n.ID, plain) }
 
+// SealWith encrypts plain under the new key, binding it to ad as well as
+// to the key id (see KeyRing.SealWith).
+func (n *NewKey) SealWith(plain, ad []byte) kernel.Sealed {
+	return sealAD(n.aead, n.ID, plain, withAD(n.ID, ad))
+}
+
 // Store records new keys in tx (the transaction of the append whose events
 // hold values sealed under them) and caches them once stored.
 func (k *KeyRing) Store(ctx context.Context, tx Execer, keys ...*NewKey) error {
@@ -142,6 +149,30 @@ func (k *KeyRing) Open(ctx context.Context, q Querier, s kernel.Sealed) ([]byte,
 		return nil, err
 	}
 	return open(aead, s.Key, s.Data)
+}
+
+// SealWith encrypts plain under the existing key id, binding it to the
+// additional data ad as well as to the key id: the value opens only through
+// OpenWith with the same ad (never through Open, and Seal's values never
+// through OpenWith). ad itself is not stored; the caller rebuilds it from
+// what the value belongs to (a record's owner, name and version), so a
+// sealed value copied onto another record does not open.
+func (k *KeyRing) SealWith(ctx context.Context, q Querier, id string, plain, ad []byte) (kernel.Sealed, error) {
+	aead, err := k.key(ctx, q, id)
+	if err != nil {
+		return kernel.Sealed{}, err
+	}
+	return sealAD(aead, id, plain, withAD(id, ad)), nil
+}
+
+// OpenWith decrypts what SealWith or NewKey.SealWith sealed with the same
+// ad; ErrShredded when its key is gone, an error when ad differs.
+func (k *KeyRing) OpenWith(ctx context.Context, q Querier, s kernel.Sealed, ad []byte) ([]byte, error) {
+	aead, err := k.key(ctx, q, s.Key)
+	if err != nil {
+		return nil, err
+	}
+	return openAD(aead, s.Data, withAD(s.Key, ad))
 }
 
 // Preload caches every key of owner in one query (a cold fold of a large
@@ -219,21 +250,40 @@ func (k *KeyRing) unwrap(id string, wrapped []byte) (cipher.AEAD, error) {
 // seal encrypts plain with a random nonce, binding it to the key id (GCM
 // additional data), and returns nonce || ciphertext in unpadded base64url.
 func seal(aead cipher.AEAD, id string, plain []byte) kernel.Sealed {
+	return sealAD(aead, id, plain, []byte(id))
+}
+
+func open(aead cipher.AEAD, id, data string) ([]byte, error) {
+	return openAD(aead, data, []byte(id))
+}
+
+// withAD is the GCM additional data of SealWith: the key id's length (4
+// bytes, big-endian), the key id, then ad. The length prefix keeps (id, ad)
+// pairs apart, and the result is always longer than the key id alone
+// (Seal's additional data), so neither kind of value opens as the other.
+func withAD(id string, ad []byte) []byte {
+	out := make([]byte, 4, 4+len(id)+len(ad))
+	binary.BigEndian.PutUint32(out, uint32(len(id)))
+	out = append(out, id...)
+	return append(out, ad...)
+}
+
+func sealAD(aead cipher.AEAD, id string, plain, ad []byte) kernel.Sealed {
 	nonce := make([]byte, aead.NonceSize())
 	if _, err := rand.Read(nonce); err != nil {
 		panic("crypto/rand failed: " + err.Error())
 	}
-	out := aead.Seal(nonce, nonce, plain, []byte(id))
+	out := aead.Seal(nonce, nonce, plain, ad)
 	return kernel.Sealed{Key: id, Data: base64.RawURLEncoding.EncodeToString(out)}
 }
 
-func open(aead cipher.AEAD, id, data string) ([]byte, error) {
+func openAD(aead cipher.AEAD, data string, ad []byte) ([]byte, error) {
 	raw, err := base64.RawURLEncoding.DecodeString(data)
 	n := aead.NonceSize()
 	if err != nil || len(raw) < n {
 		return nil, errors.New("shred: malformed sealed value")
 	}
-	plain, err := aead.Open(nil, raw[:n], raw[n:], []byte(id))
+	plain, err := aead.Open(nil, raw[:n], raw[n:], ad)
 	if err != nil {
 		return nil, errors.New("shred: sealed value does not open")
 	}
