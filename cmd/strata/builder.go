@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/gorilla/mux"
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
+	"github.com/strata-platform/strata/commands/builder/runtime"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	readbuilder "github.com/strata-platform/strata/readapi/builder"
@@ -55,6 +57,31 @@ func startBuilder(ctx context.Context, app *App) error {
 		return fmt.Errorf("builder: %w", err)
 	}
 	app.Chats = chats
+	return startBuilderRuntime(app, chats)
+}
+
+// startBuilderRuntime runs founders' apps (previews and redeploys) as
+// node processes on loopback ports (commands/builder/runtime); without
+// node on PATH the builder serves the apps' files, and their servers
+// answer 503.
+func startBuilderRuntime(app *App, chats *cmdbuilder.Chats) error {
+	dir := filepath.Join(app.Config.DataDir, "builder")
+	rt, err := runtime.NewProcess(runtime.ProcessConfig{DataDir: filepath.Join(dir, "data"), Logger: app.Logger})
+	if err != nil {
+		app.Logger.Warn("builder: apps cannot run here, previews serve their files only", "error", err)
+		return nil
+	}
+	deployer := runtime.NewDeployer(rt, runtime.Probe{}, app.Logger)
+	app.Deploys = cmdbuilder.NewDeploys(cmdbuilder.DeploysConfig{Chats: chats, Store: app.Store, Clock: app.Clock, Deployer: deployer,
+		AppsDir: filepath.Join(dir, "apps"), Logger: app.Logger})
+	app.Go(func(ctx context.Context) {
+		<-ctx.Done()
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := deployer.Close(cctx); err != nil {
+			app.Logger.Error("builder: stopping the apps", "error", err)
+		}
+	})
 	return nil
 }
 
@@ -66,7 +93,11 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 	}
 	founders := readbuilder.Routes(r, app.Founders, app.Store.DB(), app.Clock, readbuilder.SecureURL(app.Config.BuilderURL))
 	if app.Chats != nil {
-		readbuilder.ChatRoutes(r, readbuilder.NewChat(readbuilder.ChatConfig{Chats: app.Chats, Store: app.Store, Founders: founders,
-			Wake: app.Wake.Wait, BaseURL: app.Config.BuilderURL}))
+		cfg := readbuilder.ChatConfig{Chats: app.Chats, Store: app.Store, Founders: founders, Wake: app.Wake.Wait, BaseURL: app.Config.BuilderURL}
+		if app.Deploys != nil {
+			cfg.Preview = app.Deploys
+			readbuilder.DeployRoutes(r, founders, app.Deploys)
+		}
+		readbuilder.ChatRoutes(r, readbuilder.NewChat(cfg))
 	}
 }

@@ -59,6 +59,8 @@ type App struct {
 	Founders *cmdbuilder.Sessions
 	// Chats run the builder's generations.
 	Chats *cmdbuilder.Chats
+	// Deploys run founders' apps (previews, redeploys); nil without node.
+	Deploys *cmdbuilder.Deploys
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.

@@ -48,5 +48,5 @@ func Events() []func() kernel.Event {
 	return append([]func() kernel.Event{
 		func() kernel.Event { return &FounderSignedIn{} },
 		func() kernel.Event { return &FounderSignedOut{} },
-	}, ChatEvents()...)
+	}, append(ChatEvents(), DeployEvents()...)...)
 }

@@ -27,6 +27,7 @@ const (
 	KindUnprocessable
 	KindUnavailableForLegalReasons
 	KindTimeout
+	KindBadGateway // something we run or call answered badly (a deploy's health checks)
 )
 
 var kindNames = map[Kind]string{
@@ -45,6 +46,7 @@ var kindNames = map[Kind]string{
 	KindUnprocessable:              "unprocessable",
 	KindUnavailableForLegalReasons: "unavailable_for_legal_reasons",
 	KindTimeout:                    "timeout",
+	KindBadGateway:                 "bad_gateway",
 }
 
 // String returns the snake_case name of the kind.

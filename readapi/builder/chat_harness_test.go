@@ -16,6 +16,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
+	"github.com/strata-platform/strata/commands/builder/runtime"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/eventstore"
@@ -32,6 +33,7 @@ type chatWorld struct {
 	url   string
 	store *eventstore.Store
 	chats *cmdbuilder.Chats
+	apps  bool // node runs the apps (previews' servers)
 }
 
 func startChats(t *testing.T) *chatWorld {
@@ -57,16 +59,27 @@ func startChats(t *testing.T) *chatWorld {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(surface.Handler)
-	readbuilder.ChatRoutes(surface.Router, readbuilder.NewChat(readbuilder.ChatConfig{Chats: chats, Store: env.Store,
-		PollEvery: 20 * time.Millisecond, BaseURL: srv.URL}))
+	cfg := readbuilder.ChatConfig{Chats: chats, Store: env.Store, PollEvery: 20 * time.Millisecond, BaseURL: srv.URL}
+	var deployer *runtime.Deployer
+	if rt, err := runtime.NewProcess(runtime.ProcessConfig{DataDir: t.TempDir(), Logger: logger}); err == nil {
+		deployer = runtime.NewDeployer(rt, runtime.Probe{Interval: 50 * time.Millisecond, Healthy: 2, Deadline: 20 * time.Second}, logger)
+		cfg.Preview = cmdbuilder.NewDeploys(cmdbuilder.DeploysConfig{Chats: chats, Store: env.Store, Clock: env.Clock,
+			Deployer: deployer, AppsDir: t.TempDir(), Logger: logger})
+	}
+	readbuilder.ChatRoutes(surface.Router, readbuilder.NewChat(cfg))
 	t.Cleanup(func() {
 		srv.Close()
+		if deployer != nil {
+			dctx, dcancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer dcancel()
+			_ = deployer.Close(dctx)
+		}
 		sctx, scancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer scancel()
 		_ = js.Stop(sctx)
 		cancel()
 	})
-	return &chatWorld{t: t, url: srv.URL, store: env.Store, chats: chats}
+	return &chatWorld{t: t, url: srv.URL, store: env.Store, chats: chats, apps: deployer != nil}
 }
 
 // sse is one event of a stream as a client reads it.

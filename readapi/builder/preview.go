@@ -29,9 +29,10 @@ const PreviewCSP = "sandbox allow-scripts allow-forms allow-modals; default-src 
 	"img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'"
 
 // PreviewBackend serves the API of a chat's running app (the paths under
-// api/ and healthz of its preview); nil: those answer 503.
+// api/ and healthz of its preview, rest without the preview's prefix);
+// nil: those answer 503.
 type PreviewBackend interface {
-	ServePreviewAPI(w http.ResponseWriter, r *http.Request, chatID string, v builder.Version, rest string)
+	ServePreview(w http.ResponseWriter, r *http.Request, ch *builder.Chat, v builder.Version, rest string)
 }
 
 // previewCache keeps the bytes of preview files by digest (the blob store
@@ -127,7 +128,7 @@ func (a *ChatAPI) preview(w http.ResponseWriter, r *http.Request) {
 			a.page(w, http.StatusServiceUnavailable, "Preview server not running", "This preview serves the app's files; its server does not run here.", 0)
 			return
 		}
-		a.cfg.Preview.ServePreviewAPI(w, r, chatID, v, rest)
+		a.cfg.Preview.ServePreview(w, r, ch, v, rest)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {

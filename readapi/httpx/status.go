@@ -45,6 +45,8 @@ func infoFor(k kernel.Kind) (kindInfo, bool) {
 		return kindInfo{http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "service_unavailable"}, true
 	case kernel.KindTimeout:
 		return kindInfo{http.StatusGatewayTimeout, "GATEWAY_TIMEOUT", "gateway_timeout"}, true
+	case kernel.KindBadGateway:
+		return kindInfo{http.StatusBadGateway, "BAD_GATEWAY", "bad_gateway"}, true
 	case kernel.KindInternal:
 		return internalInfo(), true
 	}

@@ -29,6 +29,7 @@ func TestStatusCoversEveryKind(t *testing.T) {
 		{kernel.KindUnavailableForLegalReasons, http.StatusUnavailableForLegalReasons},
 		{kernel.KindUnavailable, http.StatusServiceUnavailable},
 		{kernel.KindTimeout, http.StatusGatewayTimeout},
+		{kernel.KindBadGateway, http.StatusBadGateway},
 		{kernel.Kind(999), http.StatusInternalServerError},
 	}
 	for _, c := range cases {
