@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/gorilla/mux"
 	aoption "github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/gorilla/mux"
 	sdk "github.com/openai/openai-go/v3"
 	ooption "github.com/openai/openai-go/v3/option"
 
