@@ -3,8 +3,8 @@ package gateway
 import (
 	"context"
 	stdsql "database/sql"
-	"errors"
 	"fmt"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -18,8 +18,11 @@ import (
 // upsert that stops at the limit. Exactly the plan's number of requests
 // is allowed each hour, whatever the number of processes; a refused
 // request is not counted. Clocks of the processes must agree (the window
-// is the injected clock's hour). A count is committed without waiting
-// for its WAL flush (synchronous_commit off for that transaction): it is
+// is the injected clock's hour). Concurrent requests of a process are
+// counted together, one upsert of many accounts' rows (a group: at most
+// one request per account and hour in each, so each row moves once and
+// stops at its limit as alone). A count is committed without waiting for
+// its WAL flush (synchronous_commit off for that transaction): it is
 // visible to every process at once, and only a crash of PostgreSQL itself
 // can lose the counts of its last moments (up to three WAL writer
 // delays, 600 ms by default), letting that many requests more through in
@@ -29,11 +32,26 @@ type RateLimiter struct {
 	db        *stdsql.DB
 	clock     kernel.Clock
 	lastSweep atomic.Int64 // unix seconds of this process's last cleanup
+	counts    *group[count]
 }
+
+// count is one request to count: an account's window and limit, and the
+// outcome.
+type count struct {
+	account string
+	start   time.Time
+	limit   int64
+	used    int64 // the window's count after this request, when allowed
+	allowed bool
+}
+
+func (c *count) key() string { return c.account + "\x00" + strconv.FormatInt(c.start.UnixNano(), 10) }
 
 // NewRateLimiter returns the limiter over db.
 func NewRateLimiter(db *stdsql.DB, clock kernel.Clock) *RateLimiter {
-	return &RateLimiter{db: db, clock: clock}
+	l := &RateLimiter{db: db, clock: clock}
+	l.counts = newGroup((*count).key, l.countAll)
+	return l
 }
 
 // Decision is a limiter's answer.
@@ -58,23 +76,54 @@ func (l *RateLimiter) Allow(ctx context.Context, account string, limit int64) (D
 	}
 	l.sweep(ctx, now)
 	if limit > 0 {
-		// One statement, committed without waiting for the WAL flush
-		// (synchronous_commit off for this transaction alone; see the
-		// type's comment).
-		err := l.db.QueryRowContext(ctx, `INSERT INTO platform.gateway_request_windows AS w (account_id, window_start, count)
-			SELECT $1::text, $2::timestamptz, 1 FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
-			ON CONFLICT (account_id, window_start) DO UPDATE SET count = w.count + 1 WHERE w.count < $3
-			RETURNING count`, account, start, limit).Scan(&d.Used)
-		switch {
-		case err == nil:
-			d.Allowed = true
-			return d, nil
-		case !errors.Is(err, stdsql.ErrNoRows):
+		c := &count{account: account, start: start, limit: limit}
+		if err := l.counts.do(ctx, c); err != nil {
 			return d, fmt.Errorf("gateway rate limit: %w", err)
+		}
+		if c.allowed {
+			d.Allowed, d.Used = true, c.used
+			return d, nil
 		}
 	}
 	d.Used, d.RetryAfter = limit, d.Reset.Sub(now)
 	return d, nil
+}
+
+// countAll counts a group's requests in one statement (each account's
+// window at most once), committed without waiting for its WAL flush: a
+// window below its limit is incremented (created at 1), one at its limit
+// is left as it is and not returned.
+func (l *RateLimiter) countAll(ctx context.Context, cs []*count) error {
+	accounts, starts, limits := make([]string, len(cs)), make([]time.Time, len(cs)), make([]int64, len(cs))
+	for i, c := range cs {
+		accounts[i], starts[i], limits[i] = c.account, c.start, c.limit
+	}
+	rows, err := l.db.QueryContext(ctx, `INSERT INTO platform.gateway_request_windows AS w (account_id, window_start, count)
+		SELECT r.account_id, r.window_start, 1
+		FROM unnest($1::text[], $2::timestamptz[], $3::bigint[]) AS r(account_id, window_start, lim),
+			(SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+		ON CONFLICT (account_id, window_start) DO UPDATE SET count = w.count + 1
+		WHERE w.count < (SELECT r.lim FROM unnest($1::text[], $2::timestamptz[], $3::bigint[]) AS r(account_id, window_start, lim)
+			WHERE r.account_id = w.account_id AND r.window_start = w.window_start)
+		RETURNING account_id, window_start, count`, accounts, starts, limits)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	byKey := make(map[string]*count, len(cs))
+	for _, c := range cs {
+		byKey[c.key()] = c
+	}
+	for rows.Next() {
+		var r count
+		if err := rows.Scan(&r.account, &r.start, &r.used); err != nil {
+			return err
+		}
+		if c, ok := byKey[r.key()]; ok {
+			c.allowed, c.used = true, r.used
+		}
+	}
+	return rows.Err()
 }
 
 // Used returns the requests counted for account in the current hour and

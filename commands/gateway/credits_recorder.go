@@ -2,7 +2,6 @@ package gateway
 
 import (
 	"context"
-	stdsql "database/sql"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -40,7 +39,8 @@ type RecorderConfig struct {
 
 // Recorder is the debit write-ahead: Record makes a finished request's
 // debit durable with one INSERT into platform.gateway_pending_debits
-// before the response completes, and the flusher (Run) turns pending rows
+// before the response completes (concurrent Records' rows in one INSERT
+// and one commit: a group, see group), and the flusher (Run) turns pending rows
 // into credits.debited events in batches, off the request path. A flush
 // appends the events, records their request ids in
 // platform.gateway_debits and deletes the rows in one transaction: at
@@ -56,6 +56,8 @@ type Recorder struct {
 	view  *projgateway.CreditsView // may be nil: no period stamps, no local view
 	cfg   RecorderConfig
 	kick  chan struct{}
+
+	rows *group[pendingDebit] // concurrent Records' rows, inserted together
 
 	flushMu sync.Mutex // one flush at a time in this process
 	version int64      // the debit stream's version (this recorder is its only writer); -1: unknown
@@ -91,6 +93,7 @@ func NewRecorder(store *eventstore.Store, clock kernel.Clock, view *projgateway.
 	}
 	r := &Recorder{store: store, clock: clock, view: view, cfg: cfg, kick: make(chan struct{}, 1), version: -1,
 		local: map[string]localDebit{}, byAccount: map[string]credits.Micro{}, stats: newCreditStats()}
+	r.rows = newGroup(func(p *pendingDebit) string { return p.d.RequestID }, r.insertAll)
 	if view != nil {
 		// Whoever flushed them (this process, or another taking them as
 		// orphans), debits the view has applied are no longer unflushed.
@@ -133,28 +136,75 @@ func (r *Recorder) Record(ctx context.Context, u credits.Usage) (Recorded, error
 	if err != nil {
 		return Recorded{}, fmt.Errorf("record debit %s: %w", d.RequestID, err)
 	}
-	var id string
-	err = r.store.DB().QueryRowContext(ctx, `INSERT INTO platform.gateway_pending_debits
-		(request_id, account_id, owner, amount_micro, event) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (request_id) DO NOTHING RETURNING request_id`,
-		d.RequestID, d.AccountID, r.cfg.Owner, int64(d.AmountMicro), raw).Scan(&id)
-	if err == stdsql.ErrNoRows {
-		r.stats.duplicate()
-		return Recorded{Debit: d, Duplicate: true}, nil
+	// The debit counts as unflushed from before its row commits: a flush
+	// (and the view's forget) may follow the commit at once, before this
+	// call would see it. It is taken back if no row was inserted.
+	r.mu.Lock()
+	_, pending := r.local[d.RequestID]
+	if !pending {
+		r.local[d.RequestID] = localDebit{d.AccountID, d.AmountMicro, time.Now()}
+		r.byAccount[d.AccountID] += d.AmountMicro
+	}
+	r.mu.Unlock()
+	row := &pendingDebit{d: d, event: raw}
+	err = r.rows.do(ctx, row)
+	if (err != nil || !row.inserted) && !pending {
+		r.forget([]string{d.RequestID})
 	}
 	if err != nil {
 		return Recorded{}, fmt.Errorf("record debit %s: %w", d.RequestID, err)
 	}
-	r.mu.Lock()
-	r.local[d.RequestID] = localDebit{d.AccountID, d.AmountMicro, time.Now()}
-	r.byAccount[d.AccountID] += d.AmountMicro
-	r.mu.Unlock()
+	if !row.inserted {
+		r.stats.duplicate()
+		return Recorded{Debit: d, Duplicate: true}, nil
+	}
 	r.stats.recorded(d)
 	select {
 	case r.kick <- struct{}{}:
 	default:
 	}
 	return Recorded{Debit: d}, nil
+}
+
+// pendingDebit is one debit to insert into platform.gateway_pending_debits,
+// and whether it was (false: its request id is pending already).
+type pendingDebit struct {
+	d        *credits.Debited
+	event    []byte
+	inserted bool
+}
+
+// insertAll inserts a group's rows (distinct request ids) in one
+// statement, committed (with its WAL flush) before any of their Record
+// calls returns.
+func (r *Recorder) insertAll(ctx context.Context, ds []*pendingDebit) error {
+	ids, accounts, amounts, events := make([]string, len(ds)), make([]string, len(ds)), make([]int64, len(ds)), make([]string, len(ds))
+	for i, p := range ds {
+		ids[i], accounts[i], amounts[i], events[i] = p.d.RequestID, p.d.AccountID, int64(p.d.AmountMicro), string(p.event)
+	}
+	rows, err := r.store.DB().QueryContext(ctx, `INSERT INTO platform.gateway_pending_debits
+		(request_id, account_id, owner, amount_micro, event)
+		SELECT r.request_id, r.account_id, $3, r.amount_micro, r.event::jsonb
+		FROM unnest($1::text[], $2::text[], $4::bigint[], $5::text[]) AS r(request_id, account_id, amount_micro, event)
+		ON CONFLICT (request_id) DO NOTHING RETURNING request_id`, ids, accounts, r.cfg.Owner, amounts, events)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	byID := make(map[string]*pendingDebit, len(ds))
+	for _, p := range ds {
+		byID[p.d.RequestID] = p
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		if p, ok := byID[id]; ok {
+			p.inserted = true
+		}
+	}
+	return rows.Err()
 }
 
 // Unflushed is the sum of this recorder's debits of account that its
