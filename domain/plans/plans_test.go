@@ -87,3 +87,26 @@ func TestEffectivePlan(t *testing.T) {
 		t.Fatalf("cap-table enterprise %+v", p)
 	}
 }
+
+// The catalog is built once; what Lines and FindLine return are copies, so
+// a caller that changes them changes nothing for the next reader.
+func TestTheCatalogCannotBeChangedThroughItsCopies(t *testing.T) {
+	l, ok := FindLine(LineGateway)
+	if !ok {
+		t.Fatal("no gateway line")
+	}
+	l.Plans[0].RequestsPerHour = 1
+	all := Lines()
+	for i := range all {
+		for j := range all[i].Plans {
+			all[i].Plans[j].MonthlyCredits = -7
+		}
+	}
+	p, ok := Find(LineGateway, "starter")
+	if !ok || p.RequestsPerHour != 60 || p.MonthlyCredits != 1000 {
+		t.Fatalf("the catalog changed through a copy: %+v", p)
+	}
+	if again, _ := FindLine(LineGateway); again.Plans[0].RequestsPerHour != 60 {
+		t.Fatalf("FindLine after a copy's change: %+v", again.Plans[0])
+	}
+}
