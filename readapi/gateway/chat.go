@@ -29,6 +29,11 @@ const ScopeChat = "agent:write"
 // MaxChatBody is the largest chat request body (images travel inline).
 const MaxChatBody = 32 << 20
 
+// ProviderHeader names, on every answer of a resolved request, the
+// catalog's provider of the model that served it (the body names the
+// model).
+const ProviderHeader = "Strata-Provider"
+
 // WriteWindow is how long one write of an answer may take. The server's
 // WriteTimeout (readapi.NewServer: 60 s from the end of the request's
 // headers) would cut a long stream, or a reply whose model took longer:
@@ -210,6 +215,7 @@ func (a *ChatAPI) handler(f clientFormat) http.Handler {
 			}
 		}
 		target := cmdgateway.Target{Model: res.Model.ID, UpstreamID: res.Model.Upstream.ID, UpstreamModel: res.Model.Upstream.Model}
+		w.Header().Set(ProviderHeader, res.Model.Provider) // the catalog's provider of the model that serves the request
 		u := ChatUsage{RequestID: id, Model: res.Model.ID, Stream: req.Stream}
 		// finish records the usage once: before the reply's last bytes
 		// are written when the request completes (so a crash after the

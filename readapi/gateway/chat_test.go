@@ -106,6 +106,7 @@ type result struct {
 	errType   string
 	requestID string
 	model     string
+	provider  string // the Strata-Provider header
 }
 
 type call struct{ id, name, args string }
@@ -202,7 +203,7 @@ func (c *chatWorld) viaAnthropic(t *testing.T, s scenario, stream bool) result {
 	}
 	var r result
 	if hdr != nil {
-		r.requestID = hdr.Get("request-id")
+		r.requestID, r.provider = hdr.Get("request-id"), hdr.Get(readgateway.ProviderHeader)
 	}
 	var apiErr *anthropic.Error
 	if errors.As(err, &apiErr) {
@@ -299,7 +300,7 @@ func (c *chatWorld) viaOpenAI(t *testing.T, s scenario, stream bool, path string
 	}
 	var r result
 	if hdr != nil {
-		r.requestID = hdr.Get("x-request-id")
+		r.requestID, r.provider = hdr.Get("x-request-id"), hdr.Get(readgateway.ProviderHeader)
 	}
 	var apiErr *sdk.Error
 	if errors.As(err, &apiErr) {
@@ -360,7 +361,7 @@ func TestChatMatrix(t *testing.T) {
 			c := startChat(t, upstream, true)
 			t.Run("plain", func(t *testing.T) {
 				c.each(t, userSays("Hello, world!"), func(t *testing.T, _ string, _ bool, r result) {
-					if r.text != "You said: Hello, world!" || r.stop != "end_turn" || r.in != 4 || r.out != 7 ||
+					if r.text != "You said: Hello, world!" || r.stop != "end_turn" || r.in != 4 || r.out != 7 || r.provider != "strata-dev" ||
 						r.model != "strata-dev-frontier" || !strings.HasPrefix(r.requestID, "req_") {
 						t.Fatalf("%+v", r)
 					}

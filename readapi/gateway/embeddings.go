@@ -51,6 +51,7 @@ func (a *ChatAPI) Embeddings() http.Handler {
 			record(u)
 		}()
 		target := cmdgateway.Target{Model: res.Model.ID, UpstreamID: res.Model.Upstream.ID, UpstreamModel: res.Model.Upstream.Model}
+		w.Header().Set(ProviderHeader, res.Model.Provider) // the catalog's provider of the model that serves the request
 		out, served, err := a.cfg.Upstreams.Embed(r.Context(), target, req)
 		u.Upstream = served.Upstream
 		if err != nil {
