@@ -125,8 +125,10 @@ type Secrets struct {
 	// Version is the stream's version: the revision of the whole set, which
 	// moves on with every change (deletions too).
 	Version int64
-	live    map[string]Secret
-	last    map[string]int // the last version of every name ever set
+	// ChangedAt is when the last change (a deletion too) was made.
+	ChangedAt time.Time
+	live      map[string]Secret
+	last      map[string]int // the last version of every name ever set
 }
 
 // Apply folds one event of the stream at version v.
@@ -137,10 +139,11 @@ func (s *Secrets) Apply(e kernel.Event, v int64) {
 	}
 	switch e := e.(type) {
 	case *SecretSet:
-		s.CompanyID = e.CompanyID
+		s.CompanyID, s.ChangedAt = e.CompanyID, e.At
 		s.live[e.Name] = Secret{Name: e.Name, Version: e.Version, UpdatedAt: e.At, UpdatedBy: e.UpdatedBy, Revision: v}
 		s.last[e.Name] = e.Version
 	case *SecretDeleted:
+		s.ChangedAt = e.At
 		delete(s.live, e.Name)
 		s.last[e.Name] = max(s.last[e.Name], e.Version)
 	}

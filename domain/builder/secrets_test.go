@@ -134,11 +134,14 @@ func TestSecretsFoldAndDecide(t *testing.T) {
 	if l := s.List(); len(l) != 2 || l[0].Name != "ALPHA" || l[1].Name != "ZETA" || l[0].Revision != 2 {
 		t.Fatalf("list %+v", l)
 	}
+	if !s.ChangedAt.Equal(at.Add(time.Minute)) {
+		t.Fatalf("changed at %v", s.ChangedAt)
+	}
 	step(builder.DeleteSecret(s, "chat_1", "ZETA", "u1", at))
 	if d := evs[len(evs)-1].(*builder.SecretDeleted); d.Version != 2 || d.Name != "ZETA" || d.DeletedBy != "u1" {
 		t.Fatalf("deleted %+v", d)
 	}
-	if _, ok := s.Get("ZETA"); ok || s.Len() != 1 || s.Version != 4 {
+	if _, ok := s.Get("ZETA"); ok || s.Len() != 1 || s.Version != 4 || !s.ChangedAt.Equal(at) {
 		t.Fatalf("after delete: %+v", s.List())
 	}
 	if _, err := builder.DeleteSecret(s, "chat_1", "ZETA", "u1", at); kernel.KindOf(err) != kernel.KindNotFound {
