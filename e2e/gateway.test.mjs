@@ -31,6 +31,9 @@ import {
 } from './lib/gateway.mjs';
 
 const REQUEST_ID = /^req_[0-9a-f]{24}$/;
+// What a 502 or 503 left once the retries are spent says after its reason
+// (README: the seed's "model loading").
+const LOADING = ' (the model may be loading: retry in 5-10 seconds)';
 // What [[tokens:N]] answers with, one token a word, in this order (wrapping).
 const VOCABULARY = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa'.split(' ');
 
@@ -147,7 +150,7 @@ const upstreamFailures = {
     status: 503,
     cls: { messages: 'ServiceUnavailableError', openai: 'InternalServerError' },
     type: { messages: 'overloaded_error', openai: 'service_unavailable_error' },
-    message: 'development upstream: scripted Service Unavailable',
+    message: `development upstream: scripted Service Unavailable${LOADING}`,
   },
 };
 
@@ -445,7 +448,7 @@ const SCENARIOS = [
           status: 502,
           cls: 'InternalServerError',
           type: { messages: 'overloaded_error', openai: 'service_unavailable_error' },
-          message: `upstream ${c.model.upstream} could not be reached`,
+          message: `upstream ${c.model.upstream} could not be reached${LOADING}`,
         });
         if (c.client.format === 'openai') assert.equal(r.error.code, 'upstream_unavailable');
         return;
