@@ -168,6 +168,10 @@ func TestPRDSkeletonMarksWhatIsMissing(t *testing.T) {
 		!slices.Contains(create.Acceptance, "Email must be an email address") {
 		t.Fatalf("%+v", create)
 	}
+	inv := DerivePRD(basis(t, "send invoices to my freelance clients"), TrackApp, "").Features[5]
+	if inv.Title != "Create an Invoice" || !strings.HasPrefix(inv.Acceptance[1], "An Invoice is not saved unless Invoice number, Client,") {
+		t.Fatalf("%+v", inv)
+	}
 	// The nulls in the JSON are exactly the missing sections (and the
 	// optional companyName, summaries).
 	raw, _ := json.Marshal(DerivePRD(b, TrackApp, ""))

@@ -138,9 +138,10 @@ func DerivePRD(b Basis, track, companyName string) PRD {
 // with acceptance criteria from its fields.
 func crudFeatures(e template.Entity, required []string) []PRDFeature {
 	plural := strings.ReplaceAll(e.Plural, "_", " ")
-	create := []string{fmt.Sprintf("A %s can be saved with the fields %s", e.Label, labels(e.Fields))}
+	one := article(e.Label) + " " + e.Label // "an Invoice"
+	create := []string{fmt.Sprintf("%s can be saved with the fields %s", capital(one), labels(e.Fields))}
 	if len(required) > 0 {
-		create = append(create, fmt.Sprintf("A %s is not saved unless %s %s filled in", e.Label, andList(required), isAre(len(required))))
+		create = append(create, fmt.Sprintf("%s is not saved unless %s %s filled in", capital(one), andList(required), isAre(len(required))))
 	}
 	for _, f := range e.Fields {
 		if c := typeRule(f); c != "" {
@@ -150,10 +151,10 @@ func crudFeatures(e template.Entity, required []string) []PRDFeature {
 	return []PRDFeature{
 		{ID: e.Plural + ".list", Entity: e.Name, Action: "list", Title: "List " + plural,
 			Acceptance: []string{fmt.Sprintf("Every saved %s appears in the list of %s", e.Label, plural)}},
-		{ID: e.Plural + ".create", Entity: e.Name, Action: "create", Title: "Create a " + e.Label, Acceptance: create},
-		{ID: e.Plural + ".edit", Entity: e.Name, Action: "edit", Title: "Edit a " + e.Label,
+		{ID: e.Plural + ".create", Entity: e.Name, Action: "create", Title: "Create " + one, Acceptance: create},
+		{ID: e.Plural + ".edit", Entity: e.Name, Action: "edit", Title: "Edit " + one,
 			Acceptance: []string{fmt.Sprintf("Any field of a saved %s can be changed, under the rules of creating one", e.Label)}},
-		{ID: e.Plural + ".delete", Entity: e.Name, Action: "delete", Title: "Delete a " + e.Label,
+		{ID: e.Plural + ".delete", Entity: e.Name, Action: "delete", Title: "Delete " + one,
 			Acceptance: []string{fmt.Sprintf("A deleted %s no longer appears in the list of %s", e.Label, plural)}},
 	}
 }
@@ -181,6 +182,22 @@ func labels(fs []template.Field) string {
 		l[i] = f.Label
 	}
 	return andList(l)
+}
+
+// article is "an" before a label that starts with a vowel letter, else
+// "a" (spelling, not sound: the catalogue's labels need no more).
+func article(label string) string {
+	if label != "" && strings.ContainsRune("AEIOUaeiou", rune(label[0])) {
+		return "an"
+	}
+	return "a"
+}
+
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func isAre(n int) string {
