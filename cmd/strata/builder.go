@@ -12,6 +12,7 @@ import (
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	"github.com/strata-platform/strata/commands/builder/runtime"
+	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	readbuilder "github.com/strata-platform/strata/readapi/builder"
@@ -51,8 +52,11 @@ func startBuilder(ctx context.Context, app *App) error {
 	if err != nil {
 		return fmt.Errorf("builder: blob store: %w", err)
 	}
-	chats, err := cmdbuilder.NewChats(cmdbuilder.ChatsConfig{Store: app.Store, Blobs: blobStore, Jobs: app.Jobs,
-		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger})
+	cfg := cmdbuilder.ChatsConfig{Store: app.Store, Blobs: blobStore, Jobs: app.Jobs, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger}
+	if app.Config.BuilderModel.BaseURL != "" {
+		cfg.Model = cmdbuilder.NewModelGenerator(app.Config.BuilderModel)
+	}
+	chats, err := cmdbuilder.NewChats(cfg)
 	if err != nil {
 		return fmt.Errorf("builder: %w", err)
 	}
@@ -99,5 +103,17 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 			readbuilder.DeployRoutes(r, founders, app.Deploys)
 		}
 		readbuilder.ChatRoutes(r, readbuilder.NewChat(cfg))
+		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app)})
+	}
+}
+
+// paidPlatformPlan reports whether an account's platform plan is a paid
+// one (the builder's deck is a paid feature): the account directory's
+// plans, the one source of plans.
+func paidPlatformPlan(app *App) func(accountID string) bool {
+	dir := app.Identity.Service.Directory()
+	return func(accountID string) bool {
+		_, p, ok := dir.Plan(accountID, plans.LinePlatform)
+		return ok && p.Paid
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/strata-platform/strata/commands/blobs"
+	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	"github.com/strata-platform/strata/commands/crm"
 	cmdgateway "github.com/strata-platform/strata/commands/gateway"
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
@@ -80,6 +81,10 @@ type Config struct {
 	// CRM receives the accounts provisioned from paid checkouts
 	// (STRATA_CRM_*); an empty URL sends nothing.
 	CRM crm.Config
+	// BuilderModel is the builder's model path (STRATA_BUILDER_MODEL_URL,
+	// _MODEL, _API_KEY, STRATA_BUILDER_TOKEN_BUDGET); an empty BaseURL keeps
+	// the builder on its offline template generator.
+	BuilderModel cmdbuilder.ModelConfig
 	// GatewayUpstreams are the inference gateway's upstreams, from the file
 	// STRATA_GATEWAY_UPSTREAMS names (none: chat answers 503 naming it).
 	GatewayUpstreams []cmdgateway.Upstream
@@ -195,6 +200,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		if _, err := embeddings.New(c.Embeddings); err != nil {
 			return c, fmt.Errorf("STRATA_EMBEDDINGS_URL: %w", err)
 		}
+	}
+	if c.BuilderModel, err = loadBuilderModel(get); err != nil {
+		return c, err
 	}
 	c.WordNetDir = get("STRATA_WORDNET_DIR", wordnet.DefaultDir)
 	if c.WordNetDir == "off" {
@@ -313,4 +321,24 @@ func gitHead() string {
 
 func newLogger(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+// loadBuilderModel reads the builder's model path: an OpenAI-compatible
+// endpoint (Strata's own gateway, .../v1) with a key and a model or
+// router id, and the token budget of one generation.
+func loadBuilderModel(get func(k, def string) string) (cmdbuilder.ModelConfig, error) {
+	m := cmdbuilder.ModelConfig{BaseURL: get("STRATA_BUILDER_MODEL_URL", ""), APIKey: get("STRATA_BUILDER_MODEL_API_KEY", ""),
+		Model: get("STRATA_BUILDER_MODEL", "software-engineering")}
+	if m.BaseURL == "" {
+		return m, nil
+	}
+	if err := checkHTTPURL(m.BaseURL); err != nil {
+		return m, fmt.Errorf("STRATA_BUILDER_MODEL_URL: %w", err)
+	}
+	b, err := strconv.Atoi(get("STRATA_BUILDER_TOKEN_BUDGET", strconv.Itoa(cmdbuilder.DefaultModelBudget)))
+	if err != nil || b < 1000 || b > 10_000_000 {
+		return m, fmt.Errorf("STRATA_BUILDER_TOKEN_BUDGET: must be an integer between 1000 and 10000000")
+	}
+	m.Budget = b
+	return m, nil
 }

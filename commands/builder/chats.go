@@ -29,6 +29,10 @@ type ChatsConfig struct {
 	Logger *slog.Logger
 	// MaxFileBytes bounds one generated file (default 1 MiB).
 	MaxFileBytes int64
+	// Model is the model path (a ModelGenerator through the gateway); nil:
+	// only the offline template generator, and a request for a model is
+	// refused (llm_unavailable).
+	Model Generator
 }
 
 // Chats runs the builder's generations: a founder's message starts one
@@ -36,8 +40,8 @@ type ChatsConfig struct {
 // pipeline and records every step, file and version as events, which the
 // stream route relays.
 type Chats struct {
-	cfg ChatsConfig
-	gen Generator
+	cfg      ChatsConfig
+	template Generator
 }
 
 // NewChats returns the chat commands and declares their job kind on the
@@ -49,7 +53,7 @@ func NewChats(cfg ChatsConfig) (*Chats, error) {
 	if cfg.MaxFileBytes == 0 {
 		cfg.MaxFileBytes = 1 << 20
 	}
-	c := &Chats{cfg: cfg, gen: TemplateGenerator{}}
+	c := &Chats{cfg: cfg, template: TemplateGenerator{}}
 	if err := jobs.Handle(cfg.Jobs, c.generateJob, jobs.KindOptions{MaxAttempts: 5}); err != nil {
 		return nil, err
 	}
@@ -105,9 +109,20 @@ func (c *Chats) Start(ctx context.Context, founderID, message, chatID, model str
 	if err := builder.CheckMessage(message); err != nil {
 		return Started{}, err
 	}
+	gen := c.template
+	if c.cfg.Model != nil {
+		gen = c.cfg.Model
+	}
 	if model != "" {
-		return Started{}, &kernel.Error{Kind: kernel.KindUnavailable, Field: "model", Rule: CodeLLMUnavailable,
-			Message: "no model is configured for the builder, so model " + model + " cannot be used; omit model to use the offline template generator"}
+		if c.cfg.Model == nil {
+			return Started{}, &kernel.Error{Kind: kernel.KindUnavailable, Field: "model", Rule: CodeLLMUnavailable,
+				Message: "no model is configured for the builder, so model " + model + " cannot be used; omit model to use the offline template generator"}
+		}
+		if err := checkModelName(model); err != nil {
+			return Started{}, err
+		}
+	} else {
+		model = gen.Model()
 	}
 	expected := eventstore.NoStream
 	if chatID != "" {
@@ -128,8 +143,8 @@ func (c *Chats) Start(ctx context.Context, founderID, message, chatID, model str
 	} else {
 		chatID = "chat_" + c.cfg.IDs.NewID()
 	}
-	st := Started{ChatID: chatID, GenerationID: "gen_" + c.cfg.IDs.NewID(), Generator: c.gen.Name(),
-		Provider: c.gen.Provider(), Model: c.gen.Model()}
+	st := Started{ChatID: chatID, GenerationID: "gen_" + c.cfg.IDs.NewID(), Generator: gen.Name(),
+		Provider: gen.Provider(), Model: model}
 	ev := &builder.GenerationStarted{ChatID: chatID, GenerationID: st.GenerationID, Message: message, Generator: st.Generator,
 		Provider: st.Provider, Model: st.Model, FounderID: founderID, At: c.cfg.Clock.Now()}
 	err := c.cfg.Store.InTx(ctx, func(tx *stdsql.Tx) error {
@@ -210,4 +225,22 @@ func (c *Chats) Owned(ctx context.Context, founderID, companyID string) (*builde
 		return nil, kernel.Forbidden("this company belongs to another founder")
 	}
 	return ch, nil
+}
+
+// generatorFor is the generator a generation was started with.
+func (c *Chats) generatorFor(name string) Generator {
+	if name == builder.GeneratorModel && c.cfg.Model != nil {
+		return c.cfg.Model
+	}
+	return c.template
+}
+
+var modelNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$`)
+
+// checkModelName validates a model override (a catalog model or router id).
+func checkModelName(m string) error {
+	if !modelNameRE.MatchString(m) {
+		return kernel.Invalid("model", "format", "model must be a model or router id of the catalog (letters, digits and . _ : / -, at most 128)")
+	}
+	return nil
 }

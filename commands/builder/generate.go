@@ -56,6 +56,11 @@ func (c *Chats) generateJob(ctx context.Context, job *jobs.Job[GenerateArgs]) er
 // fail records the generation as failed (unless it already ended) and
 // completes the job in the same transaction.
 func (c *Chats) fail(ctx context.Context, job *jobs.Job[GenerateArgs], code, reason string) error {
+	return c.failWith(ctx, job, code, reason, Produced{})
+}
+
+// failWith is fail with what the generator used before it failed.
+func (c *Chats) failWith(ctx context.Context, job *jobs.Job[GenerateArgs], code, reason string, used Produced) error {
 	ch, err := c.Load(ctx, job.Args.ChatID)
 	if err != nil {
 		return err
@@ -64,7 +69,9 @@ func (c *Chats) fail(ctx context.Context, job *jobs.Job[GenerateArgs], code, rea
 	if !ok || g.Status != builder.StatusRunning {
 		return nil
 	}
-	ev := &builder.GenerationFailed{GenerationID: g.ID, Code: code, Reason: reason, Usage: usageOf(g.Files), At: c.cfg.Clock.Now()}
+	u := usageOf(g.Files)
+	u.InputTokens, u.OutputTokens = used.InputTokens, used.OutputTokens
+	ev := &builder.GenerationFailed{GenerationID: g.ID, Code: code, Reason: reason, Usage: u, At: c.cfg.Clock.Now()}
 	return c.cfg.Store.InTx(ctx, func(tx *stdsql.Tx) error {
 		if _, err := c.cfg.Store.AppendTx(ctx, tx, chatStream(ch.ID), ch.Version, ev); err != nil {
 			return err
@@ -109,10 +116,11 @@ func (c *Chats) generate(ctx context.Context, job *jobs.Job[GenerateArgs]) error
 	now := c.cfg.Clock.Now
 	plan := Plan{Archetype: g.Archetype, Matched: g.Matched, Assumptions: g.Assumptions, Spec: g.Spec}
 	if !g.Planned {
-		if err := emit(&builder.GenerationStep{GenerationID: g.ID, Step: StepPlan, Detail: "reading the idea: " + c.gen.Name() + " generator", At: now()}); err != nil {
+		gen := c.generatorFor(g.Generator)
+		if err := emit(&builder.GenerationStep{GenerationID: g.ID, Step: StepPlan, Detail: "reading the idea: " + gen.Name() + " generator", At: now()}); err != nil {
 			return err
 		}
-		if plan, err = c.gen.Plan(ctx, g.Message); err != nil {
+		if plan, err = gen.Plan(ctx, g.Message); err != nil {
 			if kernel.KindOf(err) == kernel.KindInvalid {
 				return c.fail(ctx, job, CodeInvalidIdea, err.Error())
 			}
@@ -123,37 +131,43 @@ func (c *Chats) generate(ctx context.Context, job *jobs.Job[GenerateArgs]) error
 			return err
 		}
 	}
-	files, err := c.gen.Files(ctx, g.Message, plan)
-	if err != nil {
-		return err
-	}
-	slices.SortFunc(files, func(a, b GenFile) int { return strings.Compare(a.Path, b.Path) })
+	gen := c.generatorFor(g.Generator)
 	written := map[string]builder.FileRef{}
 	for _, f := range g.Files {
 		written[f.Path] = f
 	}
 	if len(g.Files) == 0 {
-		if err := emit(&builder.GenerationStep{GenerationID: g.ID, Step: StepFiles, Detail: fmt.Sprintf("writing %d files", len(files)), At: now()}); err != nil {
+		if err := emit(&builder.GenerationStep{GenerationID: g.ID, Step: StepFiles, Detail: "writing the app's files (" + gen.Name() + " generator)", At: now()}); err != nil {
 			return err
 		}
 	}
-	refs := make([]builder.FileRef, 0, len(files))
-	for _, f := range files {
+	var refs []builder.FileRef
+	produced, err := gen.Files(ctx, g.Message, g.Model, plan, func(f GenFile) error {
 		ref, err := c.store(ctx, ch.ID, f)
 		if err != nil {
 			return err
 		}
+		refs = slices.DeleteFunc(refs, func(r builder.FileRef) bool { return r.Path == ref.Path }) // a later block of a path wins
 		refs = append(refs, ref)
 		if w, ok := written[f.Path]; ok && w == ref {
-			continue
+			return nil
 		}
-		if err := emit(&builder.FileWritten{GenerationID: g.ID, File: ref, At: now()}); err != nil {
-			return err
-		}
+		written[f.Path] = ref
+		return emit(&builder.FileWritten{GenerationID: g.ID, File: ref, At: now()})
+	})
+	var ge *GenError
+	if errors.As(err, &ge) {
+		return c.failWith(ctx, job, ge.Code, ge.Message, produced)
 	}
+	if err != nil {
+		return err
+	}
+	slices.SortFunc(refs, func(a, b builder.FileRef) int { return strings.Compare(a.Path, b.Path) })
+	usage := usageOf(refs)
+	usage.InputTokens, usage.OutputTokens = produced.InputTokens, produced.OutputTokens
 	v := &builder.VersionCreated{VersionID: "ver_" + c.cfg.IDs.NewID(), Number: len(ch.Versions) + 1, GenerationID: g.ID,
-		Generator: c.gen.Name(), Provider: c.gen.Provider(), Model: c.gen.Model(), Files: refs, At: now()}
-	done := &builder.GenerationCompleted{GenerationID: g.ID, VersionID: v.VersionID, Usage: usageOf(refs),
+		Generator: gen.Name(), Provider: produced.Provider, Model: produced.Model, Files: refs, At: now()}
+	done := &builder.GenerationCompleted{GenerationID: g.ID, VersionID: v.VersionID, Usage: usage,
 		DurationMS: now().Sub(g.StartedAt).Milliseconds(), At: now()}
 	step := &builder.GenerationStep{GenerationID: g.ID, Step: StepVersion, Detail: fmt.Sprintf("version %d: %d files", v.Number, len(refs)), At: now()}
 	return c.cfg.Store.InTx(ctx, func(tx *stdsql.Tx) error {

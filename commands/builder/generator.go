@@ -24,16 +24,38 @@ type GenFile struct {
 	Content []byte
 }
 
-// Generator turns a founder's message into a plan, and a plan into files.
+// Produced is what a generator's Files reports: who produced the files
+// (the gateway's report on the model path) and what it used.
+type Produced struct {
+	Provider     string
+	Model        string
+	InputTokens  int
+	OutputTokens int
+}
+
+// Generator turns a founder's message into a plan, and a plan into files,
+// handed to emit as they are made (emit stores each before the next).
 // Name is what the outputs are labelled with (builder.GeneratorTemplate
-// or builder.GeneratorModel); Provider and Model say which one exactly.
+// or builder.GeneratorModel); Provider and Model say which one exactly
+// (model is the request's override, "" for the configured one). A
+// *GenError is an honest failure of the generation itself (recorded, not
+// retried); any other error is retried.
 type Generator interface {
 	Name() string
 	Provider() string
 	Model() string
 	Plan(ctx context.Context, message string) (Plan, error)
-	Files(ctx context.Context, message string, p Plan) ([]GenFile, error)
+	Files(ctx context.Context, message, model string, p Plan, emit func(GenFile) error) (Produced, error)
 }
+
+// GenError is a generation's own failure, with its stable code
+// (budget_exceeded, model_unavailable, invalid_output).
+type GenError struct {
+	Code    string
+	Message string
+}
+
+func (e *GenError) Error() string { return e.Code + ": " + e.Message }
 
 // TemplateGenerator is the offline, deterministic generator
 // (domain/builder/template): the same idea gives byte-identical files.
@@ -62,18 +84,20 @@ func (TemplateGenerator) Plan(_ context.Context, message string) (Plan, error) {
 }
 
 // Files implements Generator.
-func (TemplateGenerator) Files(_ context.Context, _ string, p Plan) ([]GenFile, error) {
+func (g TemplateGenerator) Files(_ context.Context, _, _ string, p Plan, emit func(GenFile) error) (Produced, error) {
+	out := Produced{Provider: g.Provider(), Model: g.Model()}
 	var s template.Spec
 	if err := json.Unmarshal(p.Spec, &s); err != nil {
-		return nil, fmt.Errorf("template files: the plan's spec: %w", err)
+		return out, fmt.Errorf("template files: the plan's spec: %w", err)
 	}
 	files, err := template.Generate(s)
 	if err != nil {
-		return nil, err
+		return out, err
 	}
-	out := make([]GenFile, len(files))
-	for i, f := range files {
-		out[i] = GenFile{Path: f.Path, Content: f.Content}
+	for _, f := range files {
+		if err := emit(GenFile{Path: f.Path, Content: f.Content}); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }

@@ -38,6 +38,12 @@ type chatWorld struct {
 
 func startChats(t *testing.T) *chatWorld {
 	t.Helper()
+	return startChatsWith(t, nil)
+}
+
+// startChatsWith is startChats with a model path (nil: template only).
+func startChatsWith(t *testing.T, model cmdbuilder.Generator) *chatWorld {
+	t.Helper()
 	env := identitytest.StartWithEvents(t, identity.Options{}, builder.Events(), func(*identitytest.Env) {})
 	logger := slog.New(slog.DiscardHandler)
 	js, err := jobs.New(env.DB, jobs.Config{PollInterval: 20 * time.Millisecond, Logger: logger})
@@ -45,7 +51,7 @@ func startChats(t *testing.T) *chatWorld {
 		t.Fatal(err)
 	}
 	chats, err := cmdbuilder.NewChats(cmdbuilder.ChatsConfig{Store: env.Store, Blobs: blobs.NewLocal(t.TempDir()), Jobs: js,
-		Clock: env.Clock, IDs: eventstore.NewULIDs(env.Clock), Logger: logger})
+		Clock: env.Clock, IDs: eventstore.NewULIDs(env.Clock), Logger: logger, Model: model})
 	if err != nil {
 		t.Fatal(err)
 	}
