@@ -33,8 +33,8 @@ type probeView struct {
 
 // redeploy serves POST /api/build/redeploy {companyId}: the company's
 // current version started with its current secrets beside the running one,
-// switched to only after consecutive healthy probes. 200 {status:
-// "healthy", switched: true, ...} when it took the traffic; otherwise 502
+// switched to only after consecutive healthy probes. 200 {outcome:
+// "healthy", ...} when it took the traffic; otherwise 502
 // deploy_unhealthy with the same members (switched false, reason, the
 // probes and the log tail), the previous version still serving.
 func redeploy(d *cmd.Deploys) http.Handler {
@@ -69,11 +69,11 @@ func resultView(companyID string, res runtime.Result) map[string]any {
 			probes[i].Error = &e
 		}
 	}
-	status := "healthy"
+	outcome := "healthy"
 	if !res.Switched {
-		status = "rolled_back"
+		outcome = "rolled_back"
 	}
-	out := map[string]any{"companyId": companyID, "status": status, "switched": res.Switched, "versionId": res.Version,
+	out := map[string]any{"companyId": companyID, "outcome": outcome, "switched": res.Switched, "versionId": res.Version,
 		"previousVersionId": optional(res.Previous), "probes": probes, "durationMs": res.Duration.Milliseconds()}
 	if !res.Switched {
 		out["reason"], out["logTail"] = res.Reason, res.LogTail

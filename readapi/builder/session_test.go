@@ -3,6 +3,7 @@ package builder_test
 import (
 	"bytes"
 	"context"
+	"github.com/gorilla/mux"
 	"html"
 	"io"
 	"log/slog"
@@ -42,8 +43,10 @@ const password = "Corr3ct-horse"
 // world is the platform API with the OAuth provider, the builder surface
 // as its first-party client, and the founder-session projector running.
 type world struct {
-	api     *identitytest.Env
-	builder string
+	api      *identitytest.Env
+	builder  string
+	router   *mux.Router           // the builder surface's routes
+	founders *readbuilder.Founders // its session middleware
 }
 
 func newWorld(t *testing.T) *world {
@@ -82,12 +85,12 @@ func newWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	readbuilder.Routes(surface.Router, sessions, api.DB, api.Clock, false)
+	founders := readbuilder.Routes(surface.Router, sessions, api.DB, api.Clock, false)
 	st, body := post(t, api.URL+"/api/v1/auth/register", `{"email":"grace@example.com","password":"`+password+`","full_name":"Grace Hopper"}`)
 	if st != http.StatusCreated {
 		t.Fatalf("register: %d %s", st, body)
 	}
-	return &world{api: api, builder: srv.URL}
+	return &world{api: api, builder: srv.URL, router: surface.Router, founders: founders}
 }
 
 func post(t *testing.T, u, body string) (int, string) {
