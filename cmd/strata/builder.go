@@ -12,6 +12,7 @@ import (
 
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	"github.com/strata-platform/strata/commands/builder/runtime"
+	"github.com/strata-platform/strata/domain/builder/deck"
 	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections/foundersessions"
@@ -61,6 +62,11 @@ func startBuilder(ctx context.Context, app *App) error {
 		return fmt.Errorf("builder: %w", err)
 	}
 	app.Chats = chats
+	arts, err := cmdbuilder.NewArtifacts(cmdbuilder.ArtifactsConfig{Store: app.Store, Chats: chats, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger})
+	if err != nil {
+		return fmt.Errorf("builder: %w", err)
+	}
+	app.Artifacts = arts
 	return startBuilderRuntime(app, chats)
 }
 
@@ -103,7 +109,8 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 			readbuilder.DeployRoutes(r, founders, app.Deploys)
 		}
 		readbuilder.ChatRoutes(r, readbuilder.NewChat(cfg))
-		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app)})
+		readbuilder.ArtifactRoutes(r, readbuilder.NewArtifactAPI(app.Artifacts))
+		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app), Artifacts: recordedArtifacts(app.Artifacts)})
 	}
 }
 
@@ -115,5 +122,16 @@ func paidPlatformPlan(app *App) func(accountID string) bool {
 	return func(accountID string) bool {
 		_, p, ok := dir.Plan(accountID, plans.LinePlatform)
 		return ok && p.Paid
+	}
+}
+
+// recordedArtifacts gives the deck a company's recorded artifacts.
+func recordedArtifacts(a *cmdbuilder.Artifacts) func(ctx context.Context, companyID string) ([]deck.Slide, error) {
+	return func(ctx context.Context, companyID string) ([]deck.Slide, error) {
+		recs, _, err := a.Recorded(ctx, companyID)
+		if err != nil {
+			return nil, err
+		}
+		return cmdbuilder.ArtifactSlides(recs), nil
 	}
 }

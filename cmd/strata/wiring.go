@@ -61,6 +61,8 @@ type App struct {
 	Chats *cmdbuilder.Chats
 	// Deploys run founders' apps (previews, redeploys); nil without node.
 	Deploys *cmdbuilder.Deploys
+	// Artifacts produce planning artifacts and answer the Ask thread.
+	Artifacts *cmdbuilder.Artifacts
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/strata-platform/strata/domain/builder"
@@ -102,4 +103,46 @@ func (c *Chats) Deck(ctx context.Context, founderID, companyID string, src DeckS
 	d.Slides = append(d.Slides, deck.Slide{Title: "Traction", Bullets: traction,
 		Source: "Counts of the company's business systems, from recorded events only"})
 	return d, nil
+}
+
+// ArtifactSlides turns a company's recorded artifacts into deck slides:
+// the latest of each view, its top-level content as bullets (text as it
+// is, lists counted, nulls said to be missing), with where it came from.
+func ArtifactSlides(recs []builder.ArtifactGenerated) []deck.Slide {
+	latest := map[string]builder.ArtifactGenerated{}
+	var order []string
+	for _, r := range recs {
+		if _, ok := latest[r.View]; !ok {
+			order = append(order, r.View)
+		}
+		latest[r.View] = r
+	}
+	var out []deck.Slide
+	for _, view := range order {
+		r := latest[view]
+		var content map[string]json.RawMessage
+		_ = json.Unmarshal(r.Content, &content)
+		keys := make([]string, 0, len(content))
+		for k := range content {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		var bullets []string
+		for _, k := range keys {
+			raw := content[k]
+			var s string
+			var list []json.RawMessage
+			switch {
+			case json.Unmarshal(raw, &s) == nil:
+				bullets = append(bullets, k+": "+s)
+			case json.Unmarshal(raw, &list) == nil:
+				bullets = append(bullets, fmt.Sprintf("%s: %d items", k, len(list)))
+			case string(raw) == "null":
+				bullets = append(bullets, k+": missing (needs a model or the founder)")
+			}
+		}
+		out = append(out, deck.Slide{Title: "Artifact: " + view, Bullets: bullets,
+			Source: fmt.Sprintf("Recorded artifact %s (%s, %s %s), %s", r.ArtifactID, r.Generator, r.Provider, r.Model, r.At.UTC().Format("2006-01-02"))})
+	}
+	return out
 }

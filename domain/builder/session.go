@@ -4,6 +4,7 @@
 package builder
 
 import (
+	"slices"
 	"time"
 
 	"github.com/strata-platform/strata/domain/kernel"
@@ -48,5 +49,5 @@ func Events() []func() kernel.Event {
 	return append([]func() kernel.Event{
 		func() kernel.Event { return &FounderSignedIn{} },
 		func() kernel.Event { return &FounderSignedOut{} },
-	}, append(ChatEvents(), DeployEvents()...)...)
+	}, slices.Concat(ChatEvents(), DeployEvents(), ArtifactEvents())...)
 }
