@@ -1,6 +1,7 @@
 package builderbench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -13,8 +14,9 @@ import (
 
 // side is one kind of request of the preview rounds.
 type side struct {
-	name string
-	url  string
+	name   string
+	url    string
+	status int // the answer's status: 200 when 0
 	// check looks at a 200 answer's headers and body.
 	check func(h http.Header, body []byte) error
 }
@@ -22,7 +24,10 @@ type side struct {
 // preview measures o.Readers concurrent readers of generation g's preview
 // (the folder, which serves index.html, and app.js) against
 // GET /api/health at the same concurrency: a warm-up round of each, then
-// o.Rounds rounds of o.Round per side, the sides alternating.
+// o.Rounds rounds of o.Round per side, the sides alternating. A fourth
+// side, a reference, is the same surface's cheapest answer: a preview
+// path with a malformed chat id (404 before any database read), the HTTP
+// stack and middleware alone.
 func (b *bench) preview(ctx context.Context, g generation) ([]storebench.Figure, error) {
 	o := b.o
 	base := b.bl.URL + "/api/preview/" + g.chatID + "/"
@@ -38,6 +43,8 @@ func (b *bench) preview(ctx context.Context, g generation) ([]storebench.Figure,
 		{name: "GET /api/health", url: b.bl.URL + "/api/health", check: func(http.Header, []byte) error { return nil }},
 		{name: "index.html", url: base, check: sandboxed("text/html")},
 		{name: "app.js", url: base + "app.js", check: sandboxed("text/javascript")},
+		{name: "GET /api/preview/<malformed id>", url: b.bl.URL + "/api/preview/x/", status: http.StatusNotFound,
+			check: func(http.Header, []byte) error { return nil }},
 	}
 	o.Logf("preview of %s (idea %q) and GET /api/health, %d readers: %d rounds of %s per side ...", g.chatID, g.idea, o.Readers, o.Rounds, o.Round)
 	for _, s := range sides {
@@ -63,12 +70,13 @@ func (b *bench) preview(ctx context.Context, g generation) ([]storebench.Figure,
 			quantile(lat[i], .99), float64(len(lat[i]))/took[i].Seconds())
 	}
 	var figs []storebench.Figure
-	for i, s := range sides[1:] {
+	for i, s := range sides[1:3] {
 		figs = append(figs, storebench.Figure{Name: fmt.Sprintf("preview %s p95, %d readers (base: GET /api/health)", s.name, o.Readers),
 			Unit: storebench.UnitMs, Ours: quantile(lat[i+1], .95), Baseline: quantile(lat[0], .95),
 			Target: storebench.Target{Max: previewP95MaxMs}, Samples: len(lat[i+1])})
 	}
-	return figs, nil
+	return append(figs, storebench.Figure{Name: fmt.Sprintf("GET /api/preview/<malformed id> p95, %d readers: 404, no database (reference)", o.Readers),
+		Unit: storebench.UnitMs, Baseline: quantile(lat[3], .95), Reference: true, Samples: len(lat[3])}), nil
 }
 
 // readers sends s from o.Readers goroutines for d, each request after the
@@ -99,7 +107,7 @@ func (b *bench) readers(ctx context.Context, s side, d time.Duration) ([]time.Du
 				}
 				if err == nil {
 					body, err = readAll(resp)
-					if err == nil && resp.StatusCode != http.StatusOK {
+					if err == nil && resp.StatusCode != cmp.Or(s.status, http.StatusOK) {
 						err = fmt.Errorf("status %d: %.300s", resp.StatusCode, body)
 					}
 					if err == nil {
