@@ -10,6 +10,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -36,14 +37,28 @@ type PreviewBackend interface {
 }
 
 // previewCache keeps the bytes of preview files by digest (the blob store
-// is read once per file).
+// is read once per file), and chats folded for the preview until an event
+// commits (see previewChat).
 type previewCache struct {
 	mu    sync.Mutex
 	files map[string][]byte
 	size  int64
+	chats map[string]previewChat
 }
 
-const previewCacheMax = 64 << 20
+const (
+	previewCacheMax = 64 << 20
+	previewChatsMax = 10000
+)
+
+// previewChat is a chat folded for the preview: valid until wake closes
+// (an event committed, here or in another process) and for at most the
+// stream's PollEvery since it was loaded (a notification lost).
+type previewChat struct {
+	ch   *builder.Chat
+	wake <-chan struct{}
+	at   time.Time
+}
 
 func (c *previewCache) get(digest string) ([]byte, bool) {
 	c.mu.Lock()
@@ -59,6 +74,42 @@ func (c *previewCache) put(digest string, b []byte) {
 		c.files, c.size = map[string][]byte{}, 0
 	}
 	c.files[digest], c.size = b, c.size+int64(len(b))
+}
+
+// loadChat is Chats.Load for the preview, kept in memory between commits:
+// without it every preview request (each file, each API call) read and
+// decoded the chat's stream. The wake channel is taken before the load, so
+// a commit the load could have missed invalidates what it keeps. Without
+// a wake signal nothing is kept.
+func (a *ChatAPI) loadChat(r *http.Request, chatID string) (*builder.Chat, error) {
+	wake := a.cfg.Wake()
+	if wake == nil {
+		return a.cfg.Chats.Load(r.Context(), chatID)
+	}
+	a.cache.mu.Lock()
+	e, ok := a.cache.chats[chatID]
+	a.cache.mu.Unlock()
+	if ok && time.Since(e.at) < a.cfg.PollEvery {
+		select {
+		case <-e.wake:
+		default:
+			return e.ch, nil
+		}
+	}
+	at := time.Now()
+	ch, err := a.cfg.Chats.Load(r.Context(), chatID)
+	if err != nil {
+		return nil, err
+	}
+	if _, running := ch.Running(); !running { // a running generation's chat changes at once
+		a.cache.mu.Lock()
+		if a.cache.chats == nil || len(a.cache.chats) >= previewChatsMax {
+			a.cache.chats = map[string]previewChat{}
+		}
+		a.cache.chats[chatID] = previewChat{ch: ch, wake: wake, at: at}
+		a.cache.mu.Unlock()
+	}
+	return ch, nil
 }
 
 func previewHeaders(h http.Header) {
@@ -101,7 +152,7 @@ func (a *ChatAPI) preview(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/api/preview/"+chatID+"/", http.StatusMovedPermanently)
 		return
 	}
-	ch, err := a.cfg.Chats.Load(r.Context(), chatID)
+	ch, err := a.loadChat(r, chatID)
 	if kernel.KindOf(err) == kernel.KindNotFound {
 		a.page(w, http.StatusNotFound, "Unknown preview", "No chat has this id.", 0)
 		return
@@ -128,6 +179,9 @@ func (a *ChatAPI) preview(w http.ResponseWriter, r *http.Request) {
 			a.page(w, http.StatusServiceUnavailable, "Preview server not running", "This preview serves the app's files; its server does not run here.", 0)
 			return
 		}
+		// The app's own answers get the preview's sandbox too: an app that
+		// answered HTML under api/ must not run in the builder's origin.
+		previewHeaders(w.Header())
 		a.cfg.Preview.ServePreview(w, r, ch, v, rest)
 		return
 	}

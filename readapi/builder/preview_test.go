@@ -105,3 +105,20 @@ func mustJSON(t *testing.T, v any) []byte {
 	}
 	return b
 }
+
+// Every answer under the preview, the app's own included, carries the
+// sandbox CSP: an app answering HTML there still runs in an opaque origin.
+func TestPreviewAppAnswersAreSandboxed(t *testing.T) {
+	c := startChats(t)
+	if !c.apps {
+		t.Skip("node is not on PATH: the preview's server cannot run (the e2e suite and CI install it)")
+	}
+	evs := read(t, c.post(`{"message":"a directory of vegan restaurants in Berlin"}`, "").Body, -1)
+	base := c.url + "/api/preview/" + evs[0].Data["chatId"].(string) + "/"
+	for _, path := range []string{"healthz", "api/nothing-here", ""} {
+		r, _ := get(t, base+path)
+		if !strings.HasPrefix(r.Header.Get("Content-Security-Policy"), "sandbox allow-scripts") {
+			t.Errorf("%s: %d without the sandbox CSP: %v", path, r.StatusCode, r.Header)
+		}
+	}
+}
