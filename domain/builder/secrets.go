@@ -26,11 +26,12 @@ const (
 // ReservedSecretNames are names an app's secret may not take, because the
 // runtime sets them or they change how the app's process or Node itself
 // starts: PORT, HOST and DATA_FILE (the runtime's own, see
-// commands/builder/runtime), PATH, HOME, NODE_ENV and NODE_OPTIONS (the
-// process's base environment and Node's start-up), and PWD, SHELL, USER,
-// TMPDIR (the process's identity and working places).
+// commands/builder/runtime), ALLOW_ORIGIN (set by the deploys for the
+// sandboxed preview), PATH, HOME, NODE_ENV and NODE_OPTIONS (the process's
+// base environment and Node's start-up), and PWD, SHELL, USER, TMPDIR (the
+// process's identity and working places).
 func ReservedSecretNames() []string {
-	return []string{"PORT", "HOST", "DATA_FILE", "PATH", "HOME", "NODE_ENV", "NODE_OPTIONS", "PWD", "SHELL", "USER", "TMPDIR"}
+	return []string{"PORT", "HOST", "DATA_FILE", "ALLOW_ORIGIN", "PATH", "HOME", "NODE_ENV", "NODE_OPTIONS", "PWD", "SHELL", "USER", "TMPDIR"}
 }
 
 // ReservedSecretPrefixes are prefixes no secret's name may start with:

@@ -49,6 +49,7 @@ func TestCheckSecretName(t *testing.T) {
 		{"PORT", "reserved"},
 		{"HOST", "reserved"},
 		{"DATA_FILE", "reserved"},
+		{"ALLOW_ORIGIN", "reserved"},
 		{"NODE_ENV", "reserved"},
 		{"PATH", "reserved"},
 		{"HOME", "reserved"},
