@@ -67,6 +67,18 @@ func startBuilder(ctx context.Context, app *App) error {
 		return fmt.Errorf("builder: %w", err)
 	}
 	app.Artifacts = arts
+	secrets, err := cmdbuilder.NewSecrets(cmdbuilder.SecretsConfig{Store: app.Store, Chats: chats, Clock: app.Clock,
+		WrappingKey: app.Identity.Master.Derive("builder app secrets"),
+		DeployedAt: func(ctx context.Context, companyID string) (time.Time, bool, error) {
+			if app.Deploys == nil {
+				return time.Time{}, false, nil
+			}
+			return app.Deploys.DeployedAt(ctx, companyID)
+		}})
+	if err != nil {
+		return fmt.Errorf("builder: %w", err)
+	}
+	app.Secrets = secrets
 	return startBuilderRuntime(app, chats)
 }
 
@@ -83,7 +95,7 @@ func startBuilderRuntime(app *App, chats *cmdbuilder.Chats) error {
 	}
 	deployer := runtime.NewDeployer(rt, runtime.Probe{}, app.Logger)
 	app.Deploys = cmdbuilder.NewDeploys(cmdbuilder.DeploysConfig{Chats: chats, Store: app.Store, Clock: app.Clock, Deployer: deployer,
-		AppsDir: filepath.Join(dir, "apps"), Logger: app.Logger})
+		AppsDir: filepath.Join(dir, "apps"), Secrets: app.Secrets.Env, Logger: app.Logger})
 	app.Go(func(ctx context.Context) {
 		<-ctx.Done()
 		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -110,6 +122,9 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 		}
 		readbuilder.ChatRoutes(r, readbuilder.NewChat(cfg))
 		readbuilder.ArtifactRoutes(r, readbuilder.NewArtifactAPI(app.Artifacts))
+		if app.Secrets != nil {
+			readbuilder.SecretRoutes(r, founders, app.Secrets)
+		}
 		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app), Artifacts: recordedArtifacts(app.Artifacts)})
 	}
 }

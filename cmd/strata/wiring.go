@@ -63,6 +63,8 @@ type App struct {
 	Deploys *cmdbuilder.Deploys
 	// Artifacts produce planning artifacts and answer the Ask thread.
 	Artifacts *cmdbuilder.Artifacts
+	// Secrets keep founders' app runtime secrets (sealed, never in events).
+	Secrets *cmdbuilder.Secrets
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.

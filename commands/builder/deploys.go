@@ -43,9 +43,10 @@ type Deploys struct {
 }
 
 type deployCall struct {
-	done chan struct{}
-	res  runtime.Result
-	err  error
+	done     chan struct{}
+	res      runtime.Result
+	err      error
+	secretAt time.Time // when the deploy read the secrets
 }
 
 // NewDeploys returns the deploy commands.
@@ -124,11 +125,11 @@ func (d *Deploys) deploy(ctx context.Context, ch *builder.Chat, v builder.Versio
 		d.mu.Unlock()
 		close(call.done)
 	}()
-	call.res, call.err = d.run(context.WithoutCancel(ctx), ch, v)
+	call.res, call.secretAt, call.err = d.run(context.WithoutCancel(ctx), ch, v)
 	if call.err == nil {
 		ev := &builder.AppDeployed{CompanyID: ch.ID, VersionID: v.VersionID, Previous: call.res.Previous, Switched: call.res.Switched,
 			Reason: call.res.Reason, Probes: len(call.res.Probes), DurationMS: call.res.Duration.Milliseconds(), Trigger: trigger,
-			FounderID: founderID, At: d.cfg.Clock.Now()}
+			FounderID: founderID, SecretsReadAt: call.secretAt, At: d.cfg.Clock.Now()}
 		stream := eventstore.Stream{Type: builder.StreamDeploys, ID: builder.DeploysStream(ch.ID)}
 		if _, err := d.cfg.Store.Append(context.WithoutCancel(ctx), stream, eventstore.AnyVersion, ev); err != nil {
 			d.cfg.Logger.Error("builder: recording a deploy failed", "chat", ch.ID, "version", v.VersionID, "error", err)
@@ -137,15 +138,16 @@ func (d *Deploys) deploy(ctx context.Context, ch *builder.Chat, v builder.Versio
 	return call.res, call.err
 }
 
-func (d *Deploys) run(ctx context.Context, ch *builder.Chat, v builder.Version) (runtime.Result, error) {
+func (d *Deploys) run(ctx context.Context, ch *builder.Chat, v builder.Version) (runtime.Result, time.Time, error) {
 	dir, err := d.materialize(ctx, ch.ID, v)
 	if err != nil {
-		return runtime.Result{}, fmt.Errorf("deploy %s: %w", ch.ID, err)
+		return runtime.Result{}, time.Time{}, fmt.Errorf("deploy %s: %w", ch.ID, err)
 	}
 	env := map[string]string{}
+	readAt := d.cfg.Clock.Now()
 	if d.cfg.Secrets != nil {
 		if env, err = d.cfg.Secrets(ctx, ch.ID); err != nil {
-			return runtime.Result{}, fmt.Errorf("deploy %s: secrets: %w", ch.ID, err)
+			return runtime.Result{}, readAt, fmt.Errorf("deploy %s: secrets: %w", ch.ID, err)
 		}
 		if env == nil {
 			env = map[string]string{}
@@ -154,7 +156,8 @@ func (d *Deploys) run(ctx context.Context, ch *builder.Chat, v builder.Version) 
 	// The preview runs in a sandboxed document (an opaque origin): its
 	// API calls come with Origin: null.
 	env["ALLOW_ORIGIN"] = "null"
-	return d.cfg.Deployer.Redeploy(ctx, runtime.App{CompanyID: ch.ID, Version: v.VersionID, Dir: dir, Env: env})
+	res, err := d.cfg.Deployer.Redeploy(ctx, runtime.App{CompanyID: ch.ID, Version: v.VersionID, Dir: dir, Env: env})
+	return res, readAt, err
 }
 
 // ServePreview serves a request to the app of chat ch's version v, under
@@ -197,8 +200,9 @@ func (d *Deploys) Redeploy(ctx context.Context, founderID, companyID string) (ru
 	return d.deploy(ctx, ch, v, builder.TriggerRedeploy, founderID)
 }
 
-// DeployedAt is when the company's app last switched to a new version
-// (false: never), for the secrets' pending_redeploy.
+// DeployedAt is when the company's app that serves now read its secrets
+// (false: never deployed), for the secrets' pending_redeploy: a change
+// after it is not in the running app's environment.
 func (d *Deploys) DeployedAt(ctx context.Context, companyID string) (time.Time, bool, error) {
 	evs, err := d.cfg.Store.Load(ctx, builder.DeploysStream(companyID), eventstore.LoadOptions{})
 	if err != nil {
@@ -206,6 +210,9 @@ func (d *Deploys) DeployedAt(ctx context.Context, companyID string) (time.Time, 
 	}
 	for i := len(evs) - 1; i >= 0; i-- {
 		if e, ok := evs[i].Event.(*builder.AppDeployed); ok && e.Switched {
+			if !e.SecretsReadAt.IsZero() {
+				return e.SecretsReadAt, true, nil
+			}
 			return e.At, true, nil
 		}
 	}

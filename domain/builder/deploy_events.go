@@ -24,16 +24,19 @@ const (
 // health-checked; Switched says whether it took the traffic (else the
 // previous one kept serving, and Reason says why).
 type AppDeployed struct {
-	CompanyID  string    `json:"company_id"`
-	VersionID  string    `json:"version_id"`
-	Previous   string    `json:"previous,omitempty"`
-	Switched   bool      `json:"switched"`
-	Reason     string    `json:"reason,omitempty"`
-	Probes     int       `json:"probes"`
-	DurationMS int64     `json:"duration_ms"`
-	Trigger    string    `json:"trigger"`
-	FounderID  string    `json:"founder_id,omitempty"`
-	At         time.Time `json:"at"`
+	CompanyID  string `json:"company_id"`
+	VersionID  string `json:"version_id"`
+	Previous   string `json:"previous,omitempty"`
+	Switched   bool   `json:"switched"`
+	Reason     string `json:"reason,omitempty"`
+	Probes     int    `json:"probes"`
+	DurationMS int64  `json:"duration_ms"`
+	Trigger    string `json:"trigger"`
+	FounderID  string `json:"founder_id,omitempty"`
+	// SecretsReadAt is when the deploy read the company's secrets: a
+	// change after it is not in this version's environment.
+	SecretsReadAt time.Time `json:"secrets_read_at"`
+	At            time.Time `json:"at"`
 }
 
 // EventType implements kernel.Event.
