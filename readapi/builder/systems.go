@@ -74,6 +74,10 @@ func (f *Founders) credential(r *http.Request) (cmd.Credential, error) {
 		}
 		return cmd.Credential{Key: strings.TrimSpace(token)}, nil
 	}
+	if c, err := r.Cookie(sessionCookie); err != nil || c.Value == "" {
+		return cmd.Credential{}, kernel.Unauthenticated("neither a founder session nor a company key: sign in at /auth/login, " +
+			"or send the company's key as Authorization: Bearer bsk_...")
+	}
 	s, err := f.session(r)
 	if err != nil {
 		return cmd.Credential{}, err
