@@ -53,11 +53,13 @@ const (
 
 // previewChat is a chat folded for the preview: valid until wake closes
 // (an event committed, here or in another process) and for at most the
-// stream's PollEvery since it was loaded (a notification lost).
+// stream's PollEvery since it was loaded (in case a notification from
+// another process was lost).
 type previewChat struct {
-	ch   *builder.Chat
-	wake <-chan struct{}
-	at   time.Time
+	ch        *builder.Chat
+	wake      <-chan struct{}
+	at        time.Time
+	reloading bool // one request reloads an aged entry; the others serve it meanwhile
 }
 
 func (c *previewCache) get(digest string) ([]byte, bool) {
@@ -79,37 +81,53 @@ func (c *previewCache) put(digest string, b []byte) {
 // loadChat is Chats.Load for the preview, kept in memory between commits:
 // without it every preview request (each file, each API call) read and
 // decoded the chat's stream. The wake channel is taken before the load, so
-// a commit the load could have missed invalidates what it keeps. Without
-// a wake signal nothing is kept.
+// a commit the load could have missed invalidates what it keeps. An entry
+// that only aged is reloaded by one request while the others serve it (it
+// is still valid: nothing committed); one a commit invalidated is never
+// served. A chat whose generation runs is not kept. Without a wake signal
+// nothing is kept.
 func (a *ChatAPI) loadChat(r *http.Request, chatID string) (*builder.Chat, error) {
 	wake := a.cfg.Wake()
 	if wake == nil {
 		return a.cfg.Chats.Load(r.Context(), chatID)
 	}
 	a.cache.mu.Lock()
-	e, ok := a.cache.chats[chatID]
-	a.cache.mu.Unlock()
-	if ok && time.Since(e.at) < a.cfg.PollEvery {
-		select {
-		case <-e.wake:
-		default:
+	if e, ok := a.cache.chats[chatID]; ok && !closed(e.wake) {
+		if e.reloading || time.Since(e.at) < a.cfg.PollEvery {
+			a.cache.mu.Unlock()
 			return e.ch, nil
 		}
+		e.reloading = true
+		a.cache.chats[chatID] = e
 	}
+	a.cache.mu.Unlock()
 	at := time.Now()
 	ch, err := a.cfg.Chats.Load(r.Context(), chatID)
+	a.cache.mu.Lock()
+	defer a.cache.mu.Unlock()
 	if err != nil {
+		delete(a.cache.chats, chatID)
 		return nil, err
 	}
-	if _, running := ch.Running(); !running { // a running generation's chat changes at once
-		a.cache.mu.Lock()
-		if a.cache.chats == nil || len(a.cache.chats) >= previewChatsMax {
-			a.cache.chats = map[string]previewChat{}
-		}
-		a.cache.chats[chatID] = previewChat{ch: ch, wake: wake, at: at}
-		a.cache.mu.Unlock()
+	if _, running := ch.Running(); running { // a running generation's chat changes at once
+		delete(a.cache.chats, chatID)
+		return ch, nil
 	}
+	if a.cache.chats == nil || len(a.cache.chats) >= previewChatsMax {
+		a.cache.chats = map[string]previewChat{}
+	}
+	a.cache.chats[chatID] = previewChat{ch: ch, wake: wake, at: at}
 	return ch, nil
+}
+
+// closed reports whether ch is closed (without waiting).
+func closed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func previewHeaders(h http.Header) {
