@@ -79,6 +79,10 @@ func startBuilder(ctx context.Context, app *App) error {
 		return fmt.Errorf("builder: %w", err)
 	}
 	app.Secrets = secrets
+	if app.Systems, app.Nightly, err = newBuilderSystems(builderSystemsDeps{Store: app.Store, Chats: chats, Keys: app.Keys,
+		Master: app.Identity.Master, BaseURL: app.Config.BuilderURL, Jobs: app.Jobs, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger}); err != nil {
+		return err
+	}
 	return startBuilderRuntime(app, chats)
 }
 
@@ -95,7 +99,7 @@ func startBuilderRuntime(app *App, chats *cmdbuilder.Chats) error {
 	}
 	deployer := runtime.NewDeployer(rt, runtime.Probe{}, app.Logger)
 	app.Deploys = cmdbuilder.NewDeploys(cmdbuilder.DeploysConfig{Chats: chats, Store: app.Store, Clock: app.Clock, Deployer: deployer,
-		AppsDir: filepath.Join(dir, "apps"), Secrets: app.Secrets.Env, Logger: app.Logger})
+		AppsDir: filepath.Join(dir, "apps"), Secrets: app.Secrets.Env, AppEnv: app.Systems.AddAppEnv, Logger: app.Logger})
 	app.Go(func(ctx context.Context) {
 		<-ctx.Done()
 		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -125,7 +129,11 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 		if app.Secrets != nil {
 			readbuilder.SecretRoutes(r, founders, app.Secrets)
 		}
-		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app), Artifacts: recordedArtifacts(app.Artifacts)})
+		if app.Systems != nil {
+			readbuilder.SystemsRoutes(r, founders, app.Systems, app.Nightly)
+		}
+		readbuilder.DeckRoutes(r, founders, app.Chats, cmdbuilder.DeckSources{Paid: paidPlatformPlan(app), Artifacts: recordedArtifacts(app.Artifacts),
+			Systems: app.Systems.DeckLines})
 	}
 }
 

@@ -61,6 +61,10 @@ Usage:
                                    serve the development upstream (no model: answers scripted by [[directives]] in
                                    the prompt) in both chat formats on --addr (default 127.0.0.1:8099); for
                                    development and tests only, never an upstream of a production configuration
+  strata builder nightly [--company ID] [--json]
+                                   run the builder's nightly loop now for one enrolled company or all of them
+                                   (recorded as builder.nightly_reported; the night's scheduled run still happens);
+                                   offline: the checks only
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
@@ -112,6 +116,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.mcp(ctx, args[1:], env)
 	case "dev-upstream":
 		err = cmd.devUpstream(ctx, args[1:])
+	case "builder":
+		err = cmd.builderCmd(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

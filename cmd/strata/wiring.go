@@ -65,6 +65,9 @@ type App struct {
 	Artifacts *cmdbuilder.Artifacts
 	// Secrets keep founders' app runtime secrets (sealed, never in events).
 	Secrets *cmdbuilder.Secrets
+	// Systems keep companies' business records; Nightly runs their loop.
+	Systems *cmdbuilder.Systems
+	Nightly *cmdbuilder.Nightly
 	// Captable is the cap table's command service.
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.

@@ -30,7 +30,10 @@ type DeploysConfig struct {
 	// Secrets returns a company's secret values for its app's environment;
 	// nil: none.
 	Secrets func(ctx context.Context, companyID string) (map[string]string, error)
-	Logger  *slog.Logger
+	// AppEnv adds the platform's own settings to an app's environment
+	// (the business systems' key and URL); nil: none.
+	AppEnv func(ctx context.Context, companyID string, env map[string]string) error
+	Logger *slog.Logger
 }
 
 // Deploys runs chats' apps: the preview is the app of the chat's current
@@ -156,6 +159,11 @@ func (d *Deploys) run(ctx context.Context, ch *builder.Chat, v builder.Version) 
 	// The preview runs in a sandboxed document (an opaque origin): its
 	// API calls come with Origin: null.
 	env["ALLOW_ORIGIN"] = "null"
+	if d.cfg.AppEnv != nil {
+		if err := d.cfg.AppEnv(ctx, ch.ID, env); err != nil {
+			return runtime.Result{}, readAt, fmt.Errorf("deploy %s: systems settings: %w", ch.ID, err)
+		}
+	}
 	res, err := d.cfg.Deployer.Redeploy(ctx, runtime.App{CompanyID: ch.ID, Version: v.VersionID, Dir: dir, Env: env})
 	return res, readAt, err
 }

@@ -49,5 +49,5 @@ func Events() []func() kernel.Event {
 	return append([]func() kernel.Event{
 		func() kernel.Event { return &FounderSignedIn{} },
 		func() kernel.Event { return &FounderSignedOut{} },
-	}, slices.Concat(ChatEvents(), DeployEvents(), ArtifactEvents(), SecretEvents())...)
+	}, slices.Concat(ChatEvents(), DeployEvents(), ArtifactEvents(), SecretEvents(), SystemsEvents(), NightlyEvents())...)
 }
