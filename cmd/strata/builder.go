@@ -117,6 +117,7 @@ func builderRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "builder" || app.Founders == nil {
 		return
 	}
+	readbuilder.OpenAPIRoutes(r)
 	founders := readbuilder.Routes(r, app.Founders, app.Store.DB(), app.Clock, readbuilder.SecureURL(app.Config.BuilderURL))
 	if app.Chats != nil {
 		cfg := readbuilder.ChatConfig{Chats: app.Chats, Store: app.Store, Founders: founders, Wake: app.Wake.Wait, BaseURL: app.Config.BuilderURL}
