@@ -54,15 +54,22 @@ func startBuilder(ctx context.Context, app *App) error {
 		return fmt.Errorf("builder: blob store: %w", err)
 	}
 	cfg := cmdbuilder.ChatsConfig{Store: app.Store, Blobs: blobStore, Jobs: app.Jobs, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger}
+	artsCfg := cmdbuilder.ArtifactsConfig{Store: app.Store, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger}
 	if app.Config.BuilderModel.BaseURL != "" {
-		cfg.Model = cmdbuilder.NewModelGenerator(app.Config.BuilderModel)
+		model := cmdbuilder.NewModelGenerator(app.Config.BuilderModel)
+		cfg.Model = model
+		if artsCfg.Writer, err = cmdbuilder.NewModelWriter(model); err != nil {
+			return fmt.Errorf("builder: %w", err)
+		}
+		artsCfg.Answerer = cmdbuilder.NewModelAnswerer(model)
 	}
 	chats, err := cmdbuilder.NewChats(cfg)
 	if err != nil {
 		return fmt.Errorf("builder: %w", err)
 	}
 	app.Chats = chats
-	arts, err := cmdbuilder.NewArtifacts(cmdbuilder.ArtifactsConfig{Store: app.Store, Chats: chats, Clock: app.Clock, IDs: app.IDs, Logger: app.Logger})
+	artsCfg.Chats = chats
+	arts, err := cmdbuilder.NewArtifacts(artsCfg)
 	if err != nil {
 		return fmt.Errorf("builder: %w", err)
 	}
