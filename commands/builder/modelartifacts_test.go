@@ -43,7 +43,7 @@ func TestModelWriterRepairsOnce(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_ = json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "served-model",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop", "message": map[string]any{"role": "assistant", "content": content}}},
-			"usage": map[string]any{"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30}})
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 20, "total_tokens": 30}})
 	}))
 	defer srv.Close()
 	w, err := cmdbuilder.NewModelWriter(cmdbuilder.NewModelGenerator(cmdbuilder.ModelConfig{BaseURL: srv.URL + "/v1", APIKey: "k", Model: "m"}))
