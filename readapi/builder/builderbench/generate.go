@@ -59,7 +59,7 @@ func (b *bench) generations(ctx context.Context) ([]storebench.Figure, generatio
 		first, complete     []time.Duration
 		health, appends     []time.Duration
 		headers, step, plan []time.Duration
-		preview             []time.Duration
+		preview, work       []time.Duration
 		files               []int
 	)
 	for i := range o.Warmup + o.Generations {
@@ -76,6 +76,7 @@ func (b *bench) generations(ctx context.Context) ([]storebench.Figure, generatio
 					first, complete = append(first, g.first), append(complete, g.complete)
 					headers, step, plan = append(headers, g.headers), append(step, g.at["step"]), append(plan, g.at["plan"])
 					preview, files = append(preview, g.at["preview"]), append(files, g.files)
+					work = append(work, g.complete-g.at["step"])
 				}
 			case 1:
 				start := time.Now()
@@ -104,6 +105,8 @@ func (b *bench) generations(ctx context.Context) ([]storebench.Figure, generatio
 		quantile(appends, .5), quantile(appends, .95), quantile(appends, .99))
 	o.Logf("  medians from the request: first step (the job picked up) %.2f ms, plan %.2f ms, preview %.2f ms, complete %.2f ms; at least %d files each",
 		quantile(step, .5), quantile(plan, .5), quantile(preview, .5), quantile(complete, .5), slices.Min(files))
+	o.Logf("  the job picked up (first step): p95 %.2f p99 %.2f max %.2f ms; from the first step to complete: p50 %.2f p99 %.2f max %.2f ms",
+		quantile(step, .95), quantile(step, .99), quantile(step, 1), quantile(work, .5), quantile(work, .99), quantile(work, 1))
 	n := len(first)
 	figs := []storebench.Figure{}
 	for _, q := range []struct {
