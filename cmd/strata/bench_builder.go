@@ -5,13 +5,10 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
@@ -82,54 +79,16 @@ func (c *command) benchBuilderServer(ctx context.Context, dbURL string, db *stds
 			return nil, err
 		}
 	}
-	cfg, err := loadConfig(map[string]string{"DATABASE_URL": dbURL, "STRATA_DATA_DIR": dir, "STRATA_BUILDER_ADDR": addrs[0],
-		"STRATA_API_ADDR": addrs[1], "STRATA_ADMIN_ADDR": addrs[2]})
+	app, done, closeServer, err := c.benchServe(ctx, "bench builder", "builder,api", dir, map[string]string{"DATABASE_URL": dbURL,
+		"STRATA_DATA_DIR": dir, "STRATA_BUILDER_ADDR": addrs[0], "STRATA_API_ADDR": addrs[1], "STRATA_ADMIN_ADDR": addrs[2]})
 	if err != nil {
 		return nil, err
-	}
-	cfg.LogLevel = c.cfg.LogLevel
-	logger := slog.New(slog.NewMultiHandler(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel}),
-		slog.NewJSONHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	apps := make(chan *App, 1)
-	w := c.wiring
-	start := w.Start
-	w.Start = func(ctx context.Context, app *App) error {
-		if start != nil {
-			if err := start(ctx, app); err != nil {
-				return err
-			}
-		}
-		apps <- app
-		return nil
-	}
-	inner := &command{cfg: cfg, stdout: io.Discard, stderr: c.stderr, wiring: w, logger: logger}
-	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan error, 1)
-	go func() { done <- inner.serve(sctx, []string{"--surfaces", "builder,api"}) }()
-	var once sync.Once
-	var serveErr error
-	closeServer := func() error {
-		once.Do(func() {
-			stop()
-			serveErr = <-done
-			os.RemoveAll(dir)
-		})
-		return serveErr
 	}
 	defer func() {
 		if err != nil {
 			_ = closeServer()
 		}
 	}()
-	var app *App
-	select {
-	case app = <-apps:
-	case err := <-done:
-		done <- err
-		return nil, fmt.Errorf("bench builder: serve: %w", err)
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	base := "http://" + addrs[0]
 	if err := waitBuilderHealthy(ctx, base+"/api/health", done); err != nil {
 		return nil, err

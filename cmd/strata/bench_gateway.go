@@ -5,8 +5,6 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
@@ -88,54 +86,16 @@ func (c *command) benchGatewayServer(ctx context.Context, dbURL string, db *stds
 			return nil, err
 		}
 	}
-	cfg, err := loadConfig(map[string]string{"DATABASE_URL": dbURL, "STRATA_DATA_DIR": dir, "STRATA_API_ADDR": addrs[0],
-		"STRATA_ADMIN_ADDR": addrs[1], cmdgateway.UpstreamsEnv: file})
+	app, done, closeServer, err := c.benchServe(ctx, "bench gateway", "api", dir, map[string]string{"DATABASE_URL": dbURL,
+		"STRATA_DATA_DIR": dir, "STRATA_API_ADDR": addrs[0], "STRATA_ADMIN_ADDR": addrs[1], cmdgateway.UpstreamsEnv: file})
 	if err != nil {
 		return nil, err
-	}
-	cfg.LogLevel = c.cfg.LogLevel
-	logger := slog.New(slog.NewMultiHandler(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel}),
-		slog.NewJSONHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
-	apps := make(chan *App, 1)
-	w := c.wiring
-	start := w.Start
-	w.Start = func(ctx context.Context, app *App) error {
-		if start != nil {
-			if err := start(ctx, app); err != nil {
-				return err
-			}
-		}
-		apps <- app
-		return nil
-	}
-	inner := &command{cfg: cfg, stdout: io.Discard, stderr: c.stderr, wiring: w, logger: logger}
-	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan error, 1)
-	go func() { done <- inner.serve(sctx, []string{"--surfaces", "api"}) }()
-	var once sync.Once
-	var serveErr error
-	closeServer := func() error {
-		once.Do(func() {
-			stop()
-			serveErr = <-done
-			os.RemoveAll(dir)
-		})
-		return serveErr
 	}
 	defer func() {
 		if err != nil {
 			_ = closeServer()
 		}
 	}()
-	var app *App
-	select {
-	case app = <-apps:
-	case err := <-done:
-		done <- err
-		return nil, fmt.Errorf("bench gateway: serve: %w", err)
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 	base := "http://" + addrs[0]
 	if err := waitHealthy(ctx, base, done); err != nil {
 		return nil, err

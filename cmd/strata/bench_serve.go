@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+)
+
+// benchServe runs `strata serve --surfaces surfaces` in this process for a
+// bench (name: "bench gateway"), with the wiring of c and the configuration
+// env (its data directory dir, removed when the server closes): the
+// server's App once its contexts started, the channel serve's result
+// arrives on, and the function that stops it (once; later calls give the
+// same result). Its log is formatted at c's level but only warnings are
+// printed (to c's stderr).
+func (c *command) benchServe(ctx context.Context, name, surfaces, dir string, env map[string]string) (*App, chan error, func() error, error) {
+	cfg, err := loadConfig(env)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg.LogLevel = c.cfg.LogLevel
+	logger := slog.New(slog.NewMultiHandler(slog.NewJSONHandler(io.Discard, &slog.HandlerOptions{Level: cfg.LogLevel}),
+		slog.NewJSONHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	apps := make(chan *App, 1)
+	w := c.wiring
+	start := w.Start
+	w.Start = func(ctx context.Context, app *App) error {
+		if start != nil {
+			if err := start(ctx, app); err != nil {
+				return err
+			}
+		}
+		apps <- app
+		return nil
+	}
+	inner := &command{cfg: cfg, stdout: io.Discard, stderr: c.stderr, wiring: w, logger: logger}
+	sctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan error, 1)
+	go func() { done <- inner.serve(sctx, []string{"--surfaces", surfaces}) }()
+	var once sync.Once
+	var serveErr error
+	closeServer := func() error {
+		once.Do(func() {
+			stop()
+			serveErr = <-done
+			os.RemoveAll(dir)
+		})
+		return serveErr
+	}
+	select {
+	case app := <-apps:
+		return app, done, closeServer, nil
+	case err := <-done:
+		done <- err
+		_ = closeServer()
+		return nil, nil, nil, fmt.Errorf("%s: serve: %w", name, err)
+	case <-ctx.Done():
+		_ = closeServer()
+		return nil, nil, nil, ctx.Err()
+	}
+}
