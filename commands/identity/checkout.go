@@ -151,6 +151,13 @@ func (s *Service) EnqueueProvisioning(ctx context.Context, tx *stdsql.Tx, sessio
 	return err
 }
 
+// SetPasswordGrace is how long after a webhook-provisioned account its
+// set-password mail waits: a buyer back from the payment page registers
+// with the session within seconds, and the job, which sends only to an
+// account still awaiting completion, then sends nothing (the registration
+// raced the provisioning job before: a pointless mail could go out).
+const SetPasswordGrace = 5 * time.Second
+
 // enqueueFollowUps enqueues, inside the provisioning's transaction, what
 // follows a new account: the set-password mail (unless its owner is
 // setting the password right now), the welcome mail WelcomeDelay later,
@@ -159,7 +166,7 @@ func (s *Service) enqueueFollowUps(ctx context.Context, tx *stdsql.Tx, userID, s
 	js := s.prov.jobs
 	once := func(at time.Time) *jobs.Opts { return &jobs.Opts{At: at, Unique: &jobs.Unique{ByArgs: true}} }
 	if setPassword {
-		if _, err := js.Enqueue(ctx, tx, SetPasswordMailArgs{UserID: userID}, once(time.Time{})); err != nil {
+		if _, err := js.Enqueue(ctx, tx, SetPasswordMailArgs{UserID: userID}, once(s.clock.Now().Add(SetPasswordGrace))); err != nil {
 			return err
 		}
 	}
