@@ -9,7 +9,9 @@ import (
 )
 
 // RubricNotFound is the error for a rubric the hackathon does not have.
-func RubricNotFound(id string) error { return kernel.NotFound("rubric " + id + " not found in this hackathon") }
+func RubricNotFound(id string) error {
+	return kernel.NotFound("rubric " + id + " not found in this hackathon")
+}
 
 // SaveRubric decides creating a rubric or replacing a rubric's name,
 // criteria and ladder, by an organiser before COMPLETED. The first rubric

@@ -8,7 +8,9 @@ import (
 )
 
 // TeamNotFound is the error for a team the hackathon does not have.
-func TeamNotFound(id string) error { return kernel.NotFound("team " + id + " not found in this hackathon") }
+func TeamNotFound(id string) error {
+	return kernel.NotFound("team " + id + " not found in this hackathon")
+}
 
 // live refuses team and submission changes outside LIVE.
 func (h *Hackathon) live(what string) error {

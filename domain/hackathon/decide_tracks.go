@@ -27,7 +27,9 @@ func changedFields(p TextPatch, before, after map[string]string) []string {
 }
 
 // TrackNotFound is the error for a track the hackathon does not have.
-func TrackNotFound(id string) error { return kernel.NotFound("track " + id + " not found in this hackathon") }
+func TrackNotFound(id string) error {
+	return kernel.NotFound("track " + id + " not found in this hackathon")
+}
 
 // SaveTrack decides creating (id new) or patching a track, by an organiser,
 // before COMPLETED.

@@ -38,7 +38,7 @@ func (r Rubric) Normalize() (Rubric, error) {
 	out := make([]Criterion, len(r.Criteria))
 	seen := map[string]bool{}
 	for i, c := range r.Criteria {
-		if out[i], err = c.normalize("criteria["+strconv.Itoa(i)+"]"); err != nil {
+		if out[i], err = c.normalize("criteria[" + strconv.Itoa(i) + "]"); err != nil {
 			return r, err
 		}
 		if seen[out[i].Key] {
