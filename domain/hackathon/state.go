@@ -19,6 +19,7 @@ type Hackathon struct {
 	Tracks       map[string]Track
 	Prizes       map[string]Prize
 	Participants map[string]map[string]bool // user -> roles
+	Joined       map[string]time.Time       // user -> when they first joined
 	Builders     int                        // users holding the builder role
 	Invitations  map[string]JudgeInvited    // token hash -> invitation
 	Accepted     map[string]bool            // invitation ids used
@@ -36,6 +37,7 @@ type Team struct {
 	Name        string
 	Description string
 	CreatedBy   string
+	CreatedAt   time.Time
 	Members     map[string]string // user -> builder|mentor
 	Submission  string            // its live submission, if any
 }
@@ -97,7 +99,7 @@ func (h *Hackathon) Apply(e kernel.Event) {
 func (h *Hackathon) init(ev *HackathonCreated) {
 	*h = Hackathon{ID: ev.HackathonID, Details: ev.Details, Status: StatusDraft, CreatedBy: ev.CreatedBy,
 		CreatedAt: ev.At, Organizers: map[string]bool{ev.CreatedBy: true}, Version: h.Version,
-		Tracks: map[string]Track{}, Prizes: map[string]Prize{}, Participants: map[string]map[string]bool{},
+		Tracks: map[string]Track{}, Prizes: map[string]Prize{}, Participants: map[string]map[string]bool{}, Joined: map[string]time.Time{},
 		Invitations: map[string]JudgeInvited{}, Accepted: map[string]bool{}, Teams: map[string]*Team{},
 		TeamOf: map[string]string{}, Submissions: map[string]*SubmissionState{}, Rubrics: map[string]Rubric{},
 		Scores: map[ScoreKey]ScoreRecorded{}, Recusals: map[ScoreKey]bool{}}
@@ -108,6 +110,7 @@ func (h *Hackathon) join(ev *ParticipantJoined) {
 	if roles == nil {
 		roles = map[string]bool{}
 		h.Participants[ev.UserID] = roles
+		h.Joined[ev.UserID] = ev.At
 	}
 	if ev.Role == RoleBuilder && !roles[RoleBuilder] {
 		h.Builders++
@@ -122,7 +125,7 @@ func (h *Hackathon) applyTeamsAndJudging(e kernel.Event) {
 	switch ev := e.(type) {
 	case *TeamSaved:
 		if ev.Created {
-			h.Teams[ev.TeamID] = &Team{Name: ev.Name, Description: ev.Description, CreatedBy: ev.By, Members: map[string]string{}}
+			h.Teams[ev.TeamID] = &Team{Name: ev.Name, Description: ev.Description, CreatedBy: ev.By, CreatedAt: ev.At, Members: map[string]string{}}
 		} else if t := h.Teams[ev.TeamID]; t != nil {
 			t.Name, t.Description = ev.Name, ev.Description
 		}

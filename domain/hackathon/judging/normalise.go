@@ -106,34 +106,38 @@ func Normalise(scores []Score) []Result {
 		i = j
 	}
 
-	// Per-submission sums, accumulated in JudgeID order.
-	type acc struct {
-		n         int
-		raw, zsum float64
-	}
-	accs := make(map[string]*acc)
+	// Per-submission results: sorted visits each submission's scores in
+	// JudgeID order.
+	bySub := make(map[string][]Score)
 	for _, sc := range sorted {
-		a := accs[sc.SubmissionID]
-		if a == nil {
-			a = &acc{}
-			accs[sc.SubmissionID] = a
-		}
-		a.n++
-		a.raw += sc.Total
-		a.zsum += Z(sc.Total, stats[sc.JudgeID])
+		bySub[sc.SubmissionID] = append(bySub[sc.SubmissionID], sc)
 	}
-
-	out := make([]Result, 0, len(accs))
-	for id, a := range accs {
-		out = append(out, Result{
-			SubmissionID: id,
-			N:            a.n,
-			RawMean:      a.raw / float64(a.n),
-			ZMean:        a.zsum / float64(a.n),
-		})
+	out := make([]Result, 0, len(bySub))
+	for id, group := range bySub {
+		out = append(out, ResultOf(id, group, func(judge string) JudgeStats { return stats[judge] }))
 	}
 	slices.SortFunc(out, func(x, y Result) int { return strings.Compare(x.SubmissionID, y.SubmissionID) })
 	return out
+}
+
+// ResultOf computes one submission's Result from its scores, which the
+// caller passes sorted by JudgeID, with stats giving each judge's
+// JudgeStats (computed by Stats over that judge's totals in SubmissionID
+// order). Normalise is ResultOf over every submission, so a read model
+// that keeps judge stats and recomputes only the submissions a new score
+// touches gets the same numbers, bit for bit.
+func ResultOf(submissionID string, scores []Score, stats func(judge string) JudgeStats) Result {
+	r := Result{SubmissionID: submissionID, N: len(scores)}
+	if r.N == 0 {
+		return r
+	}
+	var raw, zsum float64
+	for _, sc := range scores {
+		raw += sc.Total
+		zsum += Z(sc.Total, stats(sc.JudgeID))
+	}
+	r.RawMean, r.ZMean = raw/float64(r.N), zsum/float64(r.N)
+	return r
 }
 
 // compareScores orders scores by JudgeID, SubmissionID and then Total, so
