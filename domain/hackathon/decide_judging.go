@@ -23,6 +23,8 @@ func (h *Hackathon) SaveRubric(by, id string, create bool, r Rubric, changed []s
 	}
 	if _, ok := h.Rubrics[id]; !create && !ok {
 		return nil, RubricNotFound(id)
+	} else if create && ok {
+		return nil, kernel.Conflict("rubric "+id+" already exists", nil)
 	}
 	if err := h.open("changing rubrics"); err != nil {
 		return nil, err
@@ -65,8 +67,8 @@ func (h *Hackathon) DeleteRubric(by, id string, at time.Time) ([]kernel.Event, e
 }
 
 // Conflicted reports why judge may not judge the submission ("" when
-// nothing stands in the way): they are a member or mentor of its team, or
-// they recused themselves.
+// nothing stands in the way): they are or were a member or mentor of its
+// team, or they recused themselves.
 func (h *Hackathon) Conflicted(judge, submissionID string) string {
 	s := h.Submissions[submissionID]
 	if s == nil {
@@ -77,6 +79,9 @@ func (h *Hackathon) Conflicted(judge, submissionID string) string {
 			return "conflict of interest: judge " + judge + " mentors team " + s.TeamID
 		}
 		return "conflict of interest: judge " + judge + " is a member of team " + s.TeamID
+	}
+	if t := h.Teams[s.TeamID]; t != nil && t.Former[judge] {
+		return "conflict of interest: judge " + judge + " was a member or mentor of team " + s.TeamID
 	}
 	if h.Recusals[ScoreKey{submissionID, judge}] {
 		return "judge " + judge + " recused themselves from submission " + submissionID
@@ -96,6 +101,17 @@ type ScoreInput struct {
 // the submission exists, judge joined as judge, by is the judge or an
 // organiser, the hackathon is not COMPLETED, and no conflict stands.
 func (h *Hackathon) judgeAction(by, judge, submissionID, what string) error {
+	if err := h.judgeAllowed(by, judge, submissionID, what); err != nil {
+		return err
+	}
+	if why := h.Conflicted(judge, submissionID); why != "" {
+		return kernel.Forbidden(why)
+	}
+	return nil
+}
+
+// judgeAllowed is judgeAction without the conflict check.
+func (h *Hackathon) judgeAllowed(by, judge, submissionID, what string) error {
 	if h.Submissions[submissionID] == nil {
 		return SubmissionNotFound(submissionID)
 	}
@@ -105,13 +121,7 @@ func (h *Hackathon) judgeAction(by, judge, submissionID, what string) error {
 	if by != judge && !h.IsOrganizer(by) {
 		return kernel.Forbidden("a judge " + what + " only as themselves (organisers may enter it for a judge)")
 	}
-	if err := h.open(what); err != nil {
-		return err
-	}
-	if why := h.Conflicted(judge, submissionID); why != "" {
-		return kernel.Forbidden(why)
-	}
-	return nil
+	return h.open(what)
 }
 
 // RecordScore decides a judge's score (or a revision of it) against the
@@ -142,15 +152,15 @@ func (h *Hackathon) RecordScore(by string, in ScoreInput, at time.Time) ([]kerne
 }
 
 // Recuse decides a judge stepping back from a submission they have not
-// scored; a reason is required.
+// scored; a reason is required. Recusing again changes nothing.
 func (h *Hackathon) Recuse(by, judge, submissionID, reason string, at time.Time) ([]kernel.Event, error) {
 	reason, err := text("reason", reason, MaxReason, true, true)
 	if err != nil {
 		return nil, err
 	}
 	if h.Recusals[ScoreKey{submissionID, judge}] {
-		if h.Submissions[submissionID] == nil {
-			return nil, SubmissionNotFound(submissionID)
+		if err := h.judgeAllowed(by, judge, submissionID, "recuses"); err != nil {
+			return nil, err
 		}
 		return nil, nil
 	}

@@ -85,10 +85,24 @@ func (h *Hackathon) InviteJudges(by string, invites []Invite, at time.Time) ([]k
 	if len(invites) > MaxInvites {
 		return nil, kernel.Invalid("emails", "max_items:"+strconv.Itoa(MaxInvites), "emails must list at most "+strconv.Itoa(MaxInvites)+" addresses")
 	}
-	evs := make([]kernel.Event, len(invites))
+	evs := make([]kernel.Event, 0, len(invites))
+	seen := map[string]bool{}
 	for i, inv := range invites {
-		evs[i] = &JudgeInvited{InvitationID: inv.InvitationID, Email: inv.Email, TokenHash: inv.TokenHash,
-			ExpiresAt: at.Add(InvitationTTL), By: by, At: at}
+		email, err := NormalizeEmail("emails["+strconv.Itoa(i)+"]", inv.Email)
+		if err != nil {
+			return nil, err
+		}
+		if _, taken := h.Invitations[inv.TokenHash]; taken || inv.TokenHash == "" || seen[inv.TokenHash] {
+			return nil, kernel.Invalid("emails", "token", "each invitation needs a new token")
+		}
+		seen[inv.TokenHash] = true
+		if seen["email:"+email] {
+			continue
+		}
+		seen["email:"+email] = true
+		inv.Email = email
+		evs = append(evs, &JudgeInvited{InvitationID: inv.InvitationID, Email: inv.Email, TokenHash: inv.TokenHash,
+			ExpiresAt: at.Add(InvitationTTL), By: by, At: at})
 	}
 	return evs, nil
 }

@@ -41,6 +41,9 @@ func (h *Hackathon) SaveTrack(by, id string, create bool, p TextPatch, at time.T
 	if !create && !exists {
 		return nil, TrackNotFound(id)
 	}
+	if create && exists {
+		return nil, kernel.Conflict("track "+id+" already exists", nil)
+	}
 	if err := h.open("changing tracks"); err != nil {
 		return nil, err
 	}
@@ -93,6 +96,9 @@ func (h *Hackathon) SavePrize(by, id string, create bool, p TextPatch, at time.T
 	old, exists := h.Prizes[id]
 	if !create && !exists {
 		return nil, kernel.NotFound("prize " + id + " not found in this hackathon")
+	}
+	if create && exists {
+		return nil, kernel.Conflict("prize "+id+" already exists", nil)
 	}
 	if err := h.open("changing prizes"); err != nil {
 		return nil, err

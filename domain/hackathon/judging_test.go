@@ -75,8 +75,9 @@ func TestConflictedFollowsTheTeam(t *testing.T) {
 	if got := w.h.Conflicted("jb", "s9"); got != "" {
 		t.Fatalf("unknown submission: %q", got)
 	}
-	w.must(w.h.RemoveMember("jb", "t1", "jb", t0)) // jb leaves the team
-	w.must(w.h.RecordScore("jb", std16("jb", "s1"), t0))
+	w.must(w.h.RemoveMember("jb", "t1", "jb", t0)) // jb leaves the team: still a conflict
+	evs, err := w.h.RecordScore("jb", std16("jb", "s1"), t0)
+	refused(t, evs, err, kernel.KindForbidden)
 }
 
 func TestRecuse(t *testing.T) {

@@ -39,6 +39,7 @@ type Team struct {
 	CreatedBy   string
 	CreatedAt   time.Time
 	Members     map[string]string // user -> builder|mentor
+	Former      map[string]bool   // users who left the team (still a conflict of interest)
 	Submission  string            // its live submission, if any
 }
 
@@ -125,7 +126,7 @@ func (h *Hackathon) applyTeamsAndJudging(e kernel.Event) {
 	switch ev := e.(type) {
 	case *TeamSaved:
 		if ev.Created {
-			h.Teams[ev.TeamID] = &Team{Name: ev.Name, Description: ev.Description, CreatedBy: ev.By, CreatedAt: ev.At, Members: map[string]string{}}
+			h.Teams[ev.TeamID] = &Team{Name: ev.Name, Description: ev.Description, CreatedBy: ev.By, CreatedAt: ev.At, Members: map[string]string{}, Former: map[string]bool{}}
 		} else if t := h.Teams[ev.TeamID]; t != nil {
 			t.Name, t.Description = ev.Name, ev.Description
 		}
@@ -151,6 +152,7 @@ func (h *Hackathon) applyTeamsAndJudging(e kernel.Event) {
 				delete(h.TeamOf, ev.UserID)
 			}
 			delete(t.Members, ev.UserID)
+			t.Former[ev.UserID] = true
 		}
 	default:
 		h.applySubmissionsAndJudging(e)

@@ -137,7 +137,7 @@ func (p Prize) Normalize() (Prize, error) {
 		if len(p.Currency) != 3 {
 			return p, kernel.Invalid("currency", "iso4217", "currency must be an ISO 4217 code such as USD or EUR")
 		}
-		if _, err := currency.ParseISO(p.Currency); err != nil {
+		if _, err := currency.ParseISO(p.Currency); err != nil || p.Currency == "XXX" || p.Currency == "XTS" {
 			return p, kernel.Invalid("currency", "iso4217", "currency must be an ISO 4217 code such as USD or EUR (got "+p.Currency+")")
 		}
 	}
