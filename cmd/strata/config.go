@@ -42,6 +42,7 @@ type Config struct {
 	SMTPURL        string // empty: the dev mailbox under <data dir>/mail
 	Issuer         string // public base URL of the platform API (JWT iss)
 	BuilderURL     string // public base URL of the builder surface (its OAuth redirect URI's base)
+	HackathonURL   string // public base URL of the hackathon surface (judge invitation links)
 	ResetURL       string // password-reset link mailed to users
 	TestAuth       bool   // serve /api/v1/test-auth (never in production)
 	// Production (STRATA_ENV=production) refuses what is only for
@@ -148,7 +149,9 @@ func loadConfig(env map[string]string) (Config, error) {
 	c.Issuer = strings.TrimRight(get("STRATA_PUBLIC_URL", "http://"+c.Addrs["api"]), "/")
 	c.ResetURL = get("STRATA_RESET_URL", c.Issuer+"/reset-password")
 	c.BuilderURL = strings.TrimRight(get("STRATA_BUILDER_PUBLIC_URL", "http://"+c.Addrs["builder"]), "/")
-	for name, v := range map[string]string{"STRATA_PUBLIC_URL": c.Issuer, "STRATA_BUILDER_PUBLIC_URL": c.BuilderURL} {
+	c.HackathonURL = strings.TrimRight(get("STRATA_HACKATHON_PUBLIC_URL", "http://"+c.Addrs["hackathon"]), "/")
+	for name, v := range map[string]string{"STRATA_PUBLIC_URL": c.Issuer, "STRATA_BUILDER_PUBLIC_URL": c.BuilderURL,
+		"STRATA_HACKATHON_PUBLIC_URL": c.HackathonURL} {
 		if err := checkHTTPURL(v); err != nil {
 			return c, fmt.Errorf("%s: %w", name, err)
 		}

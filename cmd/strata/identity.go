@@ -25,6 +25,9 @@ type identityContext struct {
 	// SignIn is the one sign-in throttle of every surface (platform login,
 	// the OAuth sign-in page, the cap table's login), in PostgreSQL.
 	SignIn *signin.Limiter
+	// Mailer sends the platform's mail (identity's, and other contexts'
+	// invitations).
+	Mailer mail.Sender
 }
 
 // newIdentity builds the identity service from the configuration (master
@@ -44,7 +47,7 @@ func newIdentity(app *App) (*identityContext, error) {
 	svc := cmdidentity.NewService(app.Store, dir, master, mailer, app.Clock, app.Logger, cmdidentity.Config{
 		Issuer: cfg.Issuer, ResetURL: cfg.ResetURL, ReadWait: time.Duration(cfg.ReadWaitLimit) * time.Millisecond,
 		SignIn: throttle})
-	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master, SignIn: throttle}, nil
+	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master, SignIn: throttle, Mailer: mailer}, nil
 }
 
 // startIdentity catches the identity directory up, makes sure a signing key

@@ -12,6 +12,7 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
+	cmdhackathon "github.com/strata-platform/strata/commands/hackathon"
 	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
@@ -21,6 +22,7 @@ import (
 	"github.com/strata-platform/strata/domain/community"
 	gwcatalog "github.com/strata-platform/strata/domain/gateway/catalog"
 	gwcredits "github.com/strata-platform/strata/domain/gateway/credits"
+	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/domain/identity"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/memory"
@@ -34,6 +36,7 @@ import (
 	projcommunity "github.com/strata-platform/strata/projections/community"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	projgateway "github.com/strata-platform/strata/projections/gateway"
+	projhackathon "github.com/strata-platform/strata/projections/hackathon"
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	projpayments "github.com/strata-platform/strata/projections/payments"
 	"github.com/strata-platform/strata/readapi/auth"
@@ -72,6 +75,8 @@ type App struct {
 	Captable *cmdcaptable.Service
 	// Community runs community events, RSVPs and comments.
 	Community *cmdcommunity.Service
+	// Hackathon runs hackathons, teams, submissions and judging.
+	Hackathon *cmdhackathon.Service
 	// Keys seal personal data in event payloads (crypto-shredding).
 	Keys *shred.KeyRing
 	// Memory runs the memory service's commands.
@@ -120,7 +125,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -129,7 +134,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -142,6 +147,9 @@ var productionWiring = Wiring{
 			return err
 		}
 		if err := startCommunity(ctx, app); err != nil {
+			return err
+		}
+		if err := startHackathon(ctx, app); err != nil {
 			return err
 		}
 		if err := startMemory(ctx, app); err != nil {
@@ -158,12 +166,18 @@ var productionWiring = Wiring{
 		}
 		return startProvisioning(ctx, app)
 	},
-	BodyLimits: captableBodyLimits,
+	BodyLimits: func(surface string, app *App) func(*http.Request) int64 {
+		if f := captableBodyLimits(surface, app); f != nil {
+			return f
+		}
+		return hackathonBodyLimits(surface, app)
+	},
 	Routes: func(surface string, r *mux.Router, app *App) {
 		identityRoutes(surface, r, app)
 		builderRoutes(surface, r, app)
 		captableRoutes(surface, r, app)
 		communityRoutes(surface, r, app)
+		hackathonRoutes(surface, r, app)
 		memoryRoutes(surface, r, app)
 		paymentsRoutes(surface, r, app)
 		gatewayRoutes(surface, r, app)

@@ -90,7 +90,7 @@ func (s *Service) AttachFile(ctx context.Context, id, submissionID, by, name str
 	}
 	f := hackathon.File{FileID: NewID(), Name: name, ContentType: ct, Size: staged.Size, SHA256: staged.SHA256}
 	_, err = s.Do(ctx, id, by, false, func(h *hackathon.Hackathon) ([]kernel.Event, error) {
-		evs, err := h.AttachFile(by, submissionID, f, s.clock.Now())
+		evs, err := h.AttachFile(by, submissionID, f, s.Now())
 		if err != nil {
 			return nil, err
 		}

@@ -63,7 +63,7 @@ func (s *Service) InviteJudges(ctx context.Context, id, by string, emails []stri
 	var name string
 	_, err := s.Do(ctx, id, by, false, func(h *hackathon.Hackathon) ([]kernel.Event, error) {
 		name = h.Details.Name
-		return h.InviteJudges(by, invites, s.clock.Now())
+		return h.InviteJudges(by, invites, s.Now())
 	})
 	if err != nil {
 		return nil, err
@@ -102,7 +102,7 @@ func (s *Service) mailInvitation(ctx context.Context, id, name, email, token str
 func (s *Service) Join(ctx context.Context, id, user, email, role, token string) (bool, error) {
 	j := hackathon.Joiner{UserID: user, Email: strings.ToLower(strings.TrimSpace(email)), TokenHash: TokenHash(token)}
 	app, err := s.Do(ctx, id, user, true, func(h *hackathon.Hackathon) ([]kernel.Event, error) {
-		return h.Join(j, role, s.clock.Now())
+		return h.Join(j, role, s.Now())
 	})
 	return app.ToVersion > 0, err
 }
@@ -118,7 +118,7 @@ func (s *Service) InvitationFor(ctx context.Context, id, token string) (map[stri
 		if !e.h.Exists() || !ok || hash == "" {
 			return kernel.NotFound("invitation not found for this hackathon")
 		}
-		now := s.clock.Now()
+		now := s.Now()
 		state := "pending"
 		switch {
 		case e.h.Accepted[inv.InvitationID]:

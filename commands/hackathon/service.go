@@ -74,8 +74,9 @@ func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Conf
 	return &Service{store: store, clock: clock, log: log, cfg: cfg, folds: cache}
 }
 
-// Now is the service's clock.
-func (s *Service) Now() time.Time { return s.clock.Now() }
+// Now is the service's clock, at microseconds (what PostgreSQL keeps), so
+// a time reads the same from the fold and from the read model.
+func (s *Service) Now() time.Time { return s.clock.Now().UTC().Truncate(time.Microsecond) }
 
 // NewID mints a resource id: a UUID version 7, so ids sort in creation
 // order.
@@ -192,7 +193,7 @@ func (s *Service) settle(ctx context.Context, app eventstore.Appended) error {
 // Create records a new hackathon in DRAFT with by as its organiser.
 func (s *Service) Create(ctx context.Context, by string, d hackathon.Details) (string, error) {
 	id := NewID()
-	evs, err := hackathon.Create(id, by, d, s.clock.Now())
+	evs, err := hackathon.Create(id, by, d, s.Now())
 	if err != nil {
 		return "", err
 	}

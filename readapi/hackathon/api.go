@@ -1,0 +1,158 @@
+// Package hackathon serves the hackathon service on the hackathon surface,
+// base /api/v1: hackathons, tracks, prizes, participants, teams,
+// submissions, rubrics, judging (scores, assignments, the leaderboard),
+// search, dashboards and analytics. Every route but /openapi.json and the
+// invitation link needs the platform's credentials (a bearer JWT or an
+// X-API-Key); errors are {"error": {"status_code", "message", "path"}}.
+//
+// What one hackathon holds (its details, tracks, prizes, teams,
+// submissions, rubrics, participants, assignments) is read from the
+// command side's fold of its stream, caught up before every read, so a
+// read always reflects every write before it. What spans hackathons or
+// needs SQL (the list, search, dashboards, analytics, the leaderboard) is
+// read from the hackathon.v1 read model, which commands wait for before
+// they answer.
+package hackathon
+
+import (
+	stdsql "database/sql"
+	"net/http"
+	"strconv"
+
+	"github.com/gorilla/mux"
+
+	cmd "github.com/strata-platform/strata/commands/hackathon"
+	"github.com/strata-platform/strata/domain/hackathon"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/readapi/auth"
+	"github.com/strata-platform/strata/readapi/httpx"
+)
+
+// Config is what Routes needs.
+type Config struct {
+	Service *cmd.Service
+	DB      *stdsql.DB
+	Auth    auth.Authenticator
+	// Limiter rate-limits callers; nil uses NewLimiter(DefaultRate).
+	Limiter *Limiter
+}
+
+// API is the hackathon HTTP layer.
+type API struct {
+	svc   *cmd.Service
+	db    *stdsql.DB
+	auth  auth.Authenticator
+	limit *Limiter
+}
+
+// caller is who a request acts for.
+type caller struct {
+	auth.Principal
+}
+
+// need authenticates the request, counts it against the caller's rate
+// limit and serves h; the request's appends record the caller and the
+// request id.
+func (a *API) need(h func(w http.ResponseWriter, r *http.Request, c caller)) http.Handler {
+	return auth.Require(a.auth, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		p, _ := auth.From(r.Context())
+		if err := a.limit.take(w, "user:"+p.UserID); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		rid := httpx.RequestID(r.Context())
+		ctx := eventstore.WithMetadata(r.Context(), eventstore.Metadata{Actor: p.UserID, RequestID: rid, CorrelationID: rid})
+		h(w, r.WithContext(ctx), caller{Principal: p})
+	}))
+}
+
+// hid is the request's hackathon id.
+func hid(r *http.Request) string { return mux.Vars(r)["hackathon_id"] }
+
+// view runs read on the hackathon of the request as c sees it.
+func (a *API) view(r *http.Request, c caller, read func(h *hackathon.Hackathon) error) error {
+	return a.svc.View(r.Context(), hid(r), c.UserID, read)
+}
+
+// do runs a decision on the hackathon of the request.
+func (a *API) do(r *http.Request, c caller, decide cmd.Decision) error {
+	_, err := a.svc.Do(r.Context(), hid(r), c.UserID, false, decide)
+	return err
+}
+
+// Page bounds of list endpoints.
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	maxOffset    = 1_000_000
+)
+
+// page reads limit (1-MaxLimit, default DefaultLimit) and offset (>= 0).
+func page(r *http.Request) (limit, offset int, err error) {
+	if limit, err = intParam(r, "limit", DefaultLimit, 1, MaxLimit); err != nil {
+		return 0, 0, err
+	}
+	offset, err = intParam(r, "offset", 0, 0, maxOffset)
+	return limit, offset, err
+}
+
+// intParam reads an optional whole-number query parameter within [lo, hi].
+func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return 0, kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
+			name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
+	}
+	return n, nil
+}
+
+// enumParam reads an optional query parameter that must be one of values.
+func enumParam(r *http.Request, name string, values ...string) (string, error) {
+	v := r.URL.Query().Get(name)
+	if v == "" {
+		return "", nil
+	}
+	for _, ok := range values {
+		if v == ok {
+			return v, nil
+		}
+	}
+	msg := name + " must be one of"
+	for i, ok := range values {
+		if i > 0 {
+			msg += ","
+		}
+		msg += " " + ok
+	}
+	return "", kernel.Invalid(name, "enum", msg)
+}
+
+func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	_ = httpx.WriteJSON(w, status, v)
+}
+
+// listOf is the envelope of every list: the page and the total.
+type listOf[T any] struct {
+	Items  []T `json:"items"`
+	Total  int `json:"total"`
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
+}
+
+// pageOf cuts one page out of all.
+func pageOf[T any](all []T, limit, offset int) listOf[T] {
+	out := listOf[T]{Items: []T{}, Total: len(all), Limit: limit, Offset: offset}
+	if offset < len(all) {
+		out.Items = all[offset:min(len(all), offset+limit)]
+	}
+	return out
+}
