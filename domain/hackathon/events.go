@@ -285,5 +285,7 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &RubricDeleted{} },
 		func() kernel.Event { return &ScoreRecorded{} },
 		func() kernel.Event { return &JudgeRecused{} },
+		func() kernel.Event { return &PairShown{} },
+		func() kernel.Event { return &PairVoted{} },
 	}
 }

@@ -64,6 +64,9 @@ func fullScenario(t *testing.T) *world {
 	w.must(w.h.RecordScore(org, hackathon.ScoreInput{SubmissionID: "s1", JudgeID: "j1", Scores: map[string]string{"a": "8.75"}, TotalScore: "4.38", Feedback: "Solid\nwork"}, later))
 	w.must(w.h.RecordScore("j2", sc("j2", "s3", "5", "a", "10"), later))
 	w.must(w.h.Recuse("j2", "j2", "s1", "former colleague", later))
+	w.must(w.h.NextPair("j1", later))
+	w.must(w.h.NextPair("j1", later))
+	w.must(w.h.VotePair("j1", "current", later))
 	w.status(hackathon.StatusCompleted)
 	return w
 }
@@ -209,7 +212,7 @@ func TestEventTypesAreUniqueAndNamespaced(t *testing.T) {
 			t.Errorf("value and pointer of %v disagree: %q vs %q", rt, v.EventType(), typ)
 		}
 	}
-	if len(types) != 23 {
-		t.Errorf("%d event types registered, want 23 (update this test when adding one)", len(types))
+	if len(types) != 25 {
+		t.Errorf("%d event types registered, want 25 (update this test when adding one)", len(types))
 	}
 }

@@ -30,6 +30,7 @@ type Hackathon struct {
 	ActiveRubric string
 	Scores       map[ScoreKey]ScoreRecorded // the latest revision
 	Recusals     map[ScoreKey]bool
+	Pairs        *Pairwise // pairwise judging, nil until a judge starts
 }
 
 // Team is a team folded from its events.
@@ -191,5 +192,7 @@ func (h *Hackathon) applySubmissionsAndJudging(e kernel.Event) {
 		h.Scores[ScoreKey{ev.SubmissionID, ev.JudgeID}] = *ev
 	case *JudgeRecused:
 		h.Recusals[ScoreKey{ev.SubmissionID, ev.JudgeID}] = true
+	case *PairShown, *PairVoted:
+		h.applyPairwise(e)
 	}
 }

@@ -58,6 +58,9 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(h+"/judging/recusals", a.need(a.recuse)).Methods(post)
 	r.Handle(h+"/judging/assignments", a.need(a.assignments)).Methods(get)
 	r.Handle(h+"/judging/leaderboard", a.need(a.leaderboard)).Methods(get)
+	r.Handle(h+"/judging/pairwise/next", a.need(a.pairNext)).Methods(post)
+	r.Handle(h+"/judging/pairwise/votes", a.need(a.pairVote)).Methods(post)
+	r.Handle(h+"/judging/pairwise/leaderboard", a.need(a.pairLeaderboard)).Methods(get)
 	return a
 }
 
