@@ -24,6 +24,10 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(h+"/organizers", a.need(a.addOrganizer)).Methods(post)
 	r.Handle(h+"/organizers/{user_id}", a.need(a.removeOrganizer)).Methods(del)
 
+	// Full-text search: /search before /search/{hackathon_id}.
+	r.Handle("/api/v1/search", a.need(a.search)).Methods(get)
+	r.Handle("/api/v1/search/{hackathon_id}", a.need(a.searchHackathon)).Methods(get)
+
 	resource(r, a, h+"/tracks", "/{track_id}", a.tracks())
 	resource(r, a, h+"/prizes", "/{prize_id}", a.prizes())
 
