@@ -113,23 +113,7 @@ func boolParam(r *http.Request, name string, def bool) (bool, error) {
 
 // enumParam reads an optional query parameter that must be one of values.
 func enumParam(r *http.Request, name string, values ...string) (string, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return "", nil
-	}
-	for _, ok := range values {
-		if v == ok {
-			return v, nil
-		}
-	}
-	msg := name + " must be one of"
-	for i, ok := range values {
-		if i > 0 {
-			msg += ","
-		}
-		msg += " " + ok
-	}
-	return "", kernel.Invalid(name, "enum", msg)
+	return httpx.EnumParam(r, name, values...)
 }
 
 func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any, err error) {

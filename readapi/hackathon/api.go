@@ -16,7 +16,9 @@ package hackathon
 
 import (
 	stdsql "database/sql"
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strconv"
 
 	"github.com/gorilla/mux"
@@ -113,23 +115,7 @@ func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
 
 // enumParam reads an optional query parameter that must be one of values.
 func enumParam(r *http.Request, name string, values ...string) (string, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return "", nil
-	}
-	for _, ok := range values {
-		if v == ok {
-			return v, nil
-		}
-	}
-	msg := name + " must be one of"
-	for i, ok := range values {
-		if i > 0 {
-			msg += ","
-		}
-		msg += " " + ok
-	}
-	return "", kernel.Invalid(name, "enum", msg)
+	return httpx.EnumParam(r, name, values...)
 }
 
 func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any, err error) {
@@ -155,4 +141,26 @@ func pageOf[T any](all []T, limit, offset int) listOf[T] {
 		out.Items = all[offset:min(len(all), offset+limit)]
 	}
 	return out
+}
+
+// number is a JSON number in a request body (or a string holding one),
+// kept as its text. Anything else is refused as a type error, so the
+// answer names the field ("scores.impact: type:number") where json.Number
+// would refuse a non-numeric string without saying which field it was.
+type number string
+
+// String returns the number's text.
+func (n number) String() string { return string(n) }
+
+// JSONType names the JSON type in a type error.
+func (number) JSONType() string { return "number" }
+
+// UnmarshalJSON implements json.Unmarshaler.
+func (n *number) UnmarshalJSON(b []byte) error {
+	var v json.Number
+	if err := json.Unmarshal(b, &v); err != nil || v == "" {
+		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(string(b)), Type: reflect.TypeFor[number]()}
+	}
+	*n = number(v)
+	return nil
 }
