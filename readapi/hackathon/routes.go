@@ -28,6 +28,12 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle("/api/v1/search", a.need(a.search)).Methods(get)
 	r.Handle("/api/v1/search/{hackathon_id}", a.need(a.searchHackathon)).Methods(get)
 
+	// Dashboards: the fixed paths before /dashboard/{hackathon_id}/overview.
+	r.Handle("/api/v1/dashboard/organizer", a.need(a.organizerDashboard)).Methods(get)
+	r.Handle("/api/v1/dashboard/builder", a.need(a.builderDashboard)).Methods(get)
+	r.Handle("/api/v1/dashboard/judge", a.need(a.judgeDashboard)).Methods(get)
+	r.Handle("/api/v1/dashboard/{hackathon_id}/overview", a.need(a.overview)).Methods(get)
+
 	resource(r, a, h+"/tracks", "/{track_id}", a.tracks())
 	resource(r, a, h+"/prizes", "/{prize_id}", a.prizes())
 
