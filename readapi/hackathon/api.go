@@ -159,7 +159,7 @@ func (number) JSONType() string { return "number" }
 func (n *number) UnmarshalJSON(b []byte) error {
 	var v json.Number
 	if err := json.Unmarshal(b, &v); err != nil || v == "" {
-		return &json.UnmarshalTypeError{Value: "string " + strconv.Quote(string(b)), Type: reflect.TypeFor[number]()}
+		return &json.UnmarshalTypeError{Value: "non-number", Type: reflect.TypeFor[number]()}
 	}
 	*n = number(v)
 	return nil

@@ -14,11 +14,11 @@ import (
 
 // scoreBody is the body of POST .../judging/scores.
 type scoreBody struct {
-	SubmissionID string                 `json:"submission_id"`
-	JudgeID      string                 `json:"judge_id"`
-	Scores       map[string]json.Number `json:"scores"`
-	TotalScore   *json.Number           `json:"total_score"`
-	Feedback     string                 `json:"feedback"`
+	SubmissionID string            `json:"submission_id"`
+	JudgeID      string            `json:"judge_id"`
+	Scores       map[string]number `json:"scores"`
+	TotalScore   *number           `json:"total_score"`
+	Feedback     string            `json:"feedback"`
 }
 
 // scoreView is a judge's current score of a submission.

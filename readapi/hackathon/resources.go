@@ -27,14 +27,14 @@ func sortedKeys[V any](m map[string]V) []string {
 // textBody is the body of the track, prize, team and submission routes:
 // each present string field goes into the patch.
 type textBody struct {
-	Name        *string      `json:"name"`
-	Description *string      `json:"description"`
-	Color       *string      `json:"color"`
-	Amount      *json.Number `json:"amount"`
-	Currency    *string      `json:"currency"`
-	TrackID     *string      `json:"track_id"`
-	TeamID      *string      `json:"team_id"`
-	ProjectName *string      `json:"project_name"`
+	Name        *string `json:"name"`
+	Description *string `json:"description"`
+	Color       *string `json:"color"`
+	Amount      *number `json:"amount"`
+	Currency    *string `json:"currency"`
+	TrackID     *string `json:"track_id"`
+	TeamID      *string `json:"team_id"`
+	ProjectName *string `json:"project_name"`
 }
 
 func (b textBody) patch(allowed ...string) (hackathon.TextPatch, error) {

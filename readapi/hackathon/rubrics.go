@@ -14,11 +14,11 @@ import (
 // criterionBody is a criterion as clients send it: numbers for weight,
 // min and max.
 type criterionBody struct {
-	Key    string       `json:"key"`
-	Name   string       `json:"name"`
-	Weight *json.Number `json:"weight"`
-	Min    *json.Number `json:"min"`
-	Max    *json.Number `json:"max"`
+	Key    string  `json:"key"`
+	Name   string  `json:"name"`
+	Weight *number `json:"weight"`
+	Min    *number `json:"min"`
+	Max    *number `json:"max"`
 }
 
 // rubricBody is the body of POST and PATCH .../rubrics.
@@ -29,7 +29,7 @@ type rubricBody struct {
 	IsActive *bool            `json:"is_active"`
 }
 
-func num(n *json.Number) string {
+func num(n *number) string {
 	if n == nil {
 		return ""
 	}
