@@ -107,6 +107,19 @@ func (s *Service) Join(ctx context.Context, id, user, email, role, token string)
 	return app.ToVersion > 0, err
 }
 
+// Participant runs read on the caught-up fold of hackathon id for user, who
+// may see it or holds a role in it: a judge who joined a DRAFT by
+// invitation holds one without seeing the hackathon until it is LIVE.
+// Anyone else is not found.
+func (s *Service) Participant(ctx context.Context, id, user string, read func(h *hackathon.Hackathon) error) error {
+	return s.locked(ctx, id, func(e *entry) error {
+		if !e.h.VisibleTo(user) && len(e.h.Participants[user]) == 0 {
+			return hackathon.NotFound(id)
+		}
+		return read(&e.h)
+	})
+}
+
 // InvitationFor describes the invitation behind token for the hackathon
 // (the mailed link): the hackathon's name and status, the invited address
 // and whether it is still pending. An unknown token is not found.

@@ -131,7 +131,7 @@ func (a *API) join(w http.ResponseWriter, r *http.Request, c caller) {
 		status = http.StatusCreated
 	}
 	var v participantView
-	err = a.view(r, c, func(h *hackathon.Hackathon) error {
+	err = a.svc.Participant(r.Context(), hid(r), c.UserID, func(h *hackathon.Hackathon) error {
 		v = participantOf(h, c.UserID)
 		return nil
 	})
