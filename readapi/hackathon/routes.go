@@ -33,6 +33,8 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle("/api/v1/dashboard/builder", a.need(a.builderDashboard)).Methods(get)
 	r.Handle("/api/v1/dashboard/judge", a.need(a.judgeDashboard)).Methods(get)
 	r.Handle("/api/v1/dashboard/{hackathon_id}/overview", a.need(a.overview)).Methods(get)
+	r.Handle(h+"/analytics/stats", a.need(a.stats)).Methods(get)
+	r.Handle(h+"/analytics/export", a.need(a.export)).Methods(get)
 
 	resource(r, a, h+"/tracks", "/{track_id}", a.tracks())
 	resource(r, a, h+"/prizes", "/{prize_id}", a.prizes())
