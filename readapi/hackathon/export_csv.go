@@ -34,20 +34,31 @@ func safeCell(s string) string {
 	return s
 }
 
+// csvWidth is the number of fields of every line of the CSV export: the
+// section column and the widest section's (the leaderboard's) eleven.
+const csvWidth = 12
+
 // writeCSV writes the export as one CSV document (RFC 4180: quoted fields
-// where needed, CRLF line ends): for each section a header row, then its
-// rows, every row led by the section's name.
+// where needed, CRLF line ends, the same number of fields on every line):
+// for each section a header row, then its rows, every row led by the
+// section's name and padded with empty fields to csvWidth.
 func writeCSV(out io.Writer, v exportView) error {
 	w := csv.NewWriter(out)
 	w.UseCRLF = true
+	line := func(first string, cells []string) {
+		rec := make([]string, csvWidth)
+		rec[0] = first
+		copy(rec[1:], cells)
+		_ = w.Write(rec)
+	}
 	rows := func(section string, header []string, n int, row func(i int) []string) {
-		_ = w.Write(append([]string{"section"}, header...))
+		line("section", header)
 		for i := range n {
 			cells := row(i)
 			for j, c := range cells {
 				cells[j] = safeCell(c)
 			}
-			_ = w.Write(append([]string{section}, cells...))
+			line(section, cells)
 		}
 	}
 	p := v.Participants
