@@ -16,6 +16,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	const hs = "/api/v1/hackathons"
 	const h = hs + "/{hackathon_id}"
 
+	r.HandleFunc("/openapi.json", OpenAPI).Methods(get)
 	r.Handle(hs, a.need(a.createHackathon)).Methods(post)
 	r.Handle(hs, a.need(a.listHackathons)).Methods(get)
 	r.Handle(h, a.need(a.getHackathon)).Methods(get)
