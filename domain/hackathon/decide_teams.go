@@ -132,7 +132,10 @@ func (h *Hackathon) AddMember(by, teamID, user, role string, at time.Time) ([]ke
 	}
 	allowed := by == user || h.IsOrganizer(by) || (role == RoleBuilder && t.Members[by] == RoleBuilder)
 	if !allowed {
-		return nil, kernel.Forbidden("only the user, a builder of the team or an organiser may add a " + role)
+		if role == RoleMentor {
+			return nil, kernel.Forbidden("only the mentor themselves or an organiser may add a mentor")
+		}
+		return nil, kernel.Forbidden("only the builder themselves, a builder of the team or an organiser may add a builder")
 	}
 	if err := h.live("changing teams"); err != nil {
 		return nil, err

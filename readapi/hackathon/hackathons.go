@@ -221,7 +221,7 @@ func (a *API) listHackathons(w http.ResponseWriter, r *http.Request, c caller) {
 	out := listOf[hackathonView]{Items: []hackathonView{}, Limit: limit, Offset: offset}
 	rows, err := a.db.QueryContext(r.Context(), `SELECT `+hackathonColumns+`, count(*) OVER ()
 		FROM rm_hackathon_v1.hackathons h
-		WHERE (status <> 'DRAFT' OR $1 = ANY(organizers)) AND ($2 = '' OR status = $2)
+		WHERE (status <> 'DRAFT' OR organizers @> ARRAY[$1::text]) AND ($2 = '' OR status = $2)
 		ORDER BY created_at DESC, hackathon_id DESC LIMIT $3 OFFSET $4`, c.UserID, status, limit, offset)
 	if err != nil {
 		httpx.WriteError(w, r, err)
@@ -242,7 +242,7 @@ func (a *API) listHackathons(w http.ResponseWriter, r *http.Request, c caller) {
 	}
 	if len(out.Items) == 0 && offset > 0 {
 		err = a.db.QueryRowContext(r.Context(), `SELECT count(*) FROM rm_hackathon_v1.hackathons
-			WHERE (status <> 'DRAFT' OR $1 = ANY(organizers)) AND ($2 = '' OR status = $2)`, c.UserID, status).Scan(&out.Total)
+			WHERE (status <> 'DRAFT' OR organizers @> ARRAY[$1::text]) AND ($2 = '' OR status = $2)`, c.UserID, status).Scan(&out.Total)
 	}
 	writeJSON(w, r, http.StatusOK, out, err)
 }
