@@ -1,8 +1,14 @@
 package hackathon_test
 
 import (
+	"context"
 	"net/http"
+	"regexp"
+	"strings"
+	"sync"
 	"testing"
+
+	"github.com/strata-platform/strata/commands/mail"
 )
 
 // actor is a registered platform user: their bearer JWT and user id.
@@ -115,4 +121,47 @@ func items(t *testing.T, body map[string]any) []map[string]any {
 		out[i] = x.(map[string]any)
 	}
 	return out
+}
+
+// mailbox is a mail.Sender that keeps every message.
+type mailbox struct {
+	mu   sync.Mutex
+	sent []mail.Message
+}
+
+func (m *mailbox) Send(_ context.Context, msg mail.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, msg)
+	return nil
+}
+
+// to returns the messages sent to address.
+func (m *mailbox) to(address string) []mail.Message {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []mail.Message
+	for _, msg := range m.sent {
+		if strings.EqualFold(msg.To, address) {
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+var invitationToken = regexp.MustCompile(`hjinv_[A-Za-z0-9_-]+`)
+
+// invitation returns the token of the last judge invitation mailed to
+// address.
+func (s *server) invitation(t *testing.T, address string) string {
+	t.Helper()
+	msgs := s.Mail.to(address)
+	if len(msgs) == 0 {
+		t.Fatalf("no mail to %s", address)
+	}
+	tok := invitationToken.FindString(msgs[len(msgs)-1].Text)
+	if tok == "" {
+		t.Fatalf("no invitation token in the mail to %s: %s", address, msgs[len(msgs)-1].Text)
+	}
+	return tok
 }

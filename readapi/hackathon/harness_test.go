@@ -8,9 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +17,6 @@ import (
 	"github.com/strata-platform/strata/commands/blobs"
 	cmd "github.com/strata-platform/strata/commands/hackathon"
 	idcmd "github.com/strata-platform/strata/commands/identity"
-	"github.com/strata-platform/strata/commands/mail"
 	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/pgtest"
@@ -289,47 +286,4 @@ func (s *server) liveHackathon(t *testing.T, token string, fields map[string]any
 	id := s.hackathon(t, token, fields)
 	s.setStatus(t, token, id, hackathon.StatusLive)
 	return id
-}
-
-// mailbox is a mail.Sender that keeps every message.
-type mailbox struct {
-	mu   sync.Mutex
-	sent []mail.Message
-}
-
-func (m *mailbox) Send(_ context.Context, msg mail.Message) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sent = append(m.sent, msg)
-	return nil
-}
-
-// to returns the messages sent to address.
-func (m *mailbox) to(address string) []mail.Message {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	var out []mail.Message
-	for _, msg := range m.sent {
-		if strings.EqualFold(msg.To, address) {
-			out = append(out, msg)
-		}
-	}
-	return out
-}
-
-var invitationToken = regexp.MustCompile(`hjinv_[A-Za-z0-9_-]+`)
-
-// invitation returns the token of the last judge invitation mailed to
-// address.
-func (s *server) invitation(t *testing.T, address string) string {
-	t.Helper()
-	msgs := s.Mail.to(address)
-	if len(msgs) == 0 {
-		t.Fatalf("no mail to %s", address)
-	}
-	tok := invitationToken.FindString(msgs[len(msgs)-1].Text)
-	if tok == "" {
-		t.Fatalf("no invitation token in the mail to %s: %s", address, msgs[len(msgs)-1].Text)
-	}
-	return tok
 }
