@@ -33,42 +33,49 @@ func recordScore(ctx context.Context, tx *stdsql.Tx, id string, ev *hackathon.Sc
 		scoresJSON(ev.Scores), ev.Feedback, ev.Revision, ev.By, ev.At); err != nil {
 		return err
 	}
-	if err := judgeStats(ctx, tx, id, ev.JudgeID); err != nil {
-		return err
-	}
-	return recomputeResults(ctx, tx, id, ev.JudgeID)
-}
-
-// judgeStats recomputes one judge's statistics from their totals.
-func judgeStats(ctx context.Context, tx *stdsql.Tx, id, judge string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT total_f FROM scores WHERE hackathon_id = $1 AND judge_id = $2 ORDER BY submission_id`, id, judge)
+	scored, err := judgeStats(ctx, tx, id, ev.JudgeID)
 	if err != nil {
 		return err
 	}
+	return recomputeResults(ctx, tx, scored)
+}
+
+// judgeStats recomputes one judge's statistics from their totals and
+// returns the submissions the judge scored.
+func judgeStats(ctx context.Context, tx *stdsql.Tx, id, judge string) ([]string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT submission_id, total_f FROM scores WHERE hackathon_id = $1 AND judge_id = $2
+		ORDER BY submission_id`, id, judge)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
+	var subs []string
 	var totals []float64
 	for rows.Next() {
+		var s string
 		var t float64
-		if err := rows.Scan(&t); err != nil {
-			return err
+		if err := rows.Scan(&s, &t); err != nil {
+			return nil, err
 		}
-		totals = append(totals, t)
+		subs, totals = append(subs, s), append(totals, t)
 	}
 	if err := rows.Err(); err != nil {
-		return err
+		return nil, err
 	}
 	st := judging.Stats(judge, totals)
-	return exec(ctx, tx, `INSERT INTO judge_stats (hackathon_id, judge_id, n, mean, sd) VALUES ($1, $2, $3, $4, $5)
+	return subs, exec(ctx, tx, `INSERT INTO judge_stats (hackathon_id, judge_id, n, mean, sd) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (hackathon_id, judge_id) DO UPDATE SET n = EXCLUDED.n, mean = EXCLUDED.mean, sd = EXCLUDED.sd`,
 		id, judge, st.N, st.Mean, st.SD)
 }
 
-// recomputeResults recomputes the results of the submissions judge scored.
-func recomputeResults(ctx context.Context, tx *stdsql.Tx, id, judge string) error {
+// recomputeResults recomputes the results of the submissions subs (those
+// the judge scored). Their scores are found through the primary key: an
+// IN (subquery) let the planner scan every hackathon's scores instead.
+func recomputeResults(ctx context.Context, tx *stdsql.Tx, subs []string) error {
 	rows, err := tx.QueryContext(ctx, `SELECT s.submission_id, s.judge_id, s.total_f, s.top_score, js.n, js.mean, js.sd
 		FROM scores s JOIN judge_stats js ON js.hackathon_id = s.hackathon_id AND js.judge_id = s.judge_id
-		WHERE s.submission_id IN (SELECT submission_id FROM scores WHERE hackathon_id = $1 AND judge_id = $2)
-		ORDER BY s.submission_id, s.judge_id COLLATE "C"`, id, judge)
+		WHERE s.submission_id = ANY($1::uuid[])
+		ORDER BY s.submission_id, s.judge_id COLLATE "C"`, subs)
 	if err != nil {
 		return err
 	}
