@@ -127,42 +127,37 @@ func Leaderboard(ctx context.Context, db *stdsql.DB, id, method, track string, l
 	if top.Valid {
 		v.TopCriterion = &top.String
 	}
-	rows, err := db.QueryContext(ctx, `SELECT r.submission_id, s.project_name, s.team_id, r.track_id, r.n, r.raw_mean, r.z_mean,
-			r.top_mean, r.submitted_at
-		FROM rm_hackathon_v1.results r JOIN rm_hackathon_v1.submissions s ON s.submission_id = r.submission_id
-		WHERE r.hackathon_id = $1 AND ($2 = '' OR r.track_id::text = $2)`, id, track)
+	// One row per submission of the hackathon (or the track), in id order
+	// (the order judging.Rank sorts by first); the names are read for the
+	// page's entries alone.
+	q, args := `SELECT submission_id, n, raw_mean, z_mean, top_mean, submitted_at FROM rm_hackathon_v1.results
+		WHERE hackathon_id = $1`, []any{id}
+	if track != "" {
+		q, args = q+` AND track_id = $2::uuid`, append(args, track)
+	}
+	rows, err := db.QueryContext(ctx, q+` ORDER BY submission_id`, args...)
 	if err != nil {
 		return v, err
 	}
 	defer rows.Close()
 	var entries []judging.Entry
-	details := map[string]entryView{}
 	for rows.Next() {
 		var e judging.Entry
-		var d entryView
-		var trackID stdsql.NullString
 		var topMean stdsql.NullFloat64
-		if err := rows.Scan(&e.SubmissionID, &d.ProjectName, &d.TeamID, &trackID, &e.Scores, &e.RawMean, &e.ZMean, &topMean,
-			&e.SubmittedAt); err != nil {
+		if err := rows.Scan(&e.SubmissionID, &e.Scores, &e.RawMean, &e.ZMean, &topMean, &e.SubmittedAt); err != nil {
 			return v, err
 		}
 		if e.Scores == 0 {
 			v.Unscored++
 			continue
 		}
-		if trackID.Valid {
-			d.TrackID = &trackID.String
-		}
-		if topMean.Valid {
-			e.TopCriterion, e.HasTopCriterion = topMean.Float64, true
-			d.TopCriterion = &topMean.Float64
-		}
+		e.TopCriterion, e.HasTopCriterion = topMean.Float64, topMean.Valid
 		entries = append(entries, e)
-		details[e.SubmissionID] = d
 	}
 	if err := rows.Err(); err != nil {
 		return v, err
 	}
+	rows.Close()
 	if v.JudgesBelowMin, err = judgesBelowMin(ctx, db, id); err != nil {
 		return v, err
 	}
@@ -175,10 +170,19 @@ func Leaderboard(ctx context.Context, db *stdsql.DB, id, method, track string, l
 		v.Ladder = append([]string{judging.RungRawMean}, slices.DeleteFunc(slices.Clone(ladder), func(s string) bool { return s == judging.RungRawMean })...)
 	}
 	v.Total = len(ranked)
-	for _, x := range ranked[min(offset, len(ranked)):min(len(ranked), offset+limit)] {
+	page := ranked[min(offset, len(ranked)):min(len(ranked), offset+limit)]
+	details, err := pageDetails(ctx, db, page)
+	if err != nil {
+		return v, err
+	}
+	for _, x := range page {
 		d := details[x.SubmissionID]
 		d.Rank, d.SubmissionID, d.Normalised, d.RawMean, d.ScoreCount = x.Rank, x.SubmissionID, x.ZMean, x.RawMean, x.Scores
 		d.SubmittedAt = x.SubmittedAt.UTC()
+		if x.HasTopCriterion {
+			top := x.TopCriterion
+			d.TopCriterion = &top
+		}
 		if x.SeparatedBy != "" {
 			s := x.SeparatedBy
 			d.SeparatedBy = &s
@@ -186,6 +190,38 @@ func Leaderboard(ctx context.Context, db *stdsql.DB, id, method, track string, l
 		v.Entries = append(v.Entries, d)
 	}
 	return v, nil
+}
+
+// pageDetails reads the project name, team and track of a page's entries.
+func pageDetails(ctx context.Context, db *stdsql.DB, page []judging.Ranked) (map[string]entryView, error) {
+	out := make(map[string]entryView, len(page))
+	if len(page) == 0 {
+		return out, nil
+	}
+	ids := make([]string, len(page))
+	for i, x := range page {
+		ids[i] = x.SubmissionID
+	}
+	rows, err := db.QueryContext(ctx, `SELECT r.submission_id, s.project_name, s.team_id, r.track_id
+		FROM rm_hackathon_v1.results r JOIN rm_hackathon_v1.submissions s ON s.submission_id = r.submission_id
+		WHERE r.submission_id = ANY($1::uuid[])`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var d entryView
+		var trackID stdsql.NullString
+		if err := rows.Scan(&id, &d.ProjectName, &d.TeamID, &trackID); err != nil {
+			return nil, err
+		}
+		if trackID.Valid {
+			d.TrackID = &trackID.String
+		}
+		out[id] = d
+	}
+	return out, rows.Err()
 }
 
 func judgesBelowMin(ctx context.Context, db *stdsql.DB, id string) ([]string, error) {
