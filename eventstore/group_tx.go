@@ -70,7 +70,15 @@ func (s *Store) commitGroup(batch []*pendingAppend) {
 			return
 		} else {
 			if wrote {
-				s.committed()
+				var types []string
+				for _, p := range live {
+					if p.err == nil {
+						for _, e := range p.events {
+							types = append(types, e.EventType())
+						}
+					}
+				}
+				s.committed(types)
 			}
 			return
 		}

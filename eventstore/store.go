@@ -32,6 +32,7 @@ type Store struct {
 	ids    kernel.IDs
 	logger watermill.LoggerAdapter
 	kick   chan struct{}
+	notes  notes        // event types committed since the last notification
 	group  *groupCommit // nil: every Append is its own transaction
 	guard  atomic.Pointer[func(streamID string) error]
 }
@@ -120,10 +121,16 @@ func (s *Store) appendAlone(ctx context.Context, stream Stream, expected int64, 
 // wakes the consumers (see RunNotifier): commands that append inside their
 // own transaction should use InTx for that reason.
 func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) error {
-	if err := RunInTx(ctx, s.db, nil, fn); err != nil {
+	var txp *stdsql.Tx
+	err := RunInTx(ctx, s.db, nil, func(tx *stdsql.Tx) error {
+		txp = tx
+		return fn(tx)
+	})
+	types := s.notes.take(txp)
+	if err != nil {
 		return err
 	}
-	s.committed()
+	s.committed(types)
 	return nil
 }
 
@@ -160,6 +167,7 @@ func (s *Store) AppendTx(ctx context.Context, tx *stdsql.Tx, stream Stream, expe
 	if err != nil {
 		return Appended{}, err
 	}
+	s.notes.add(tx, events)
 	newVersion, txid, first, err := s.reserve(ctx, tx, stream, expected, len(events))
 	if err != nil {
 		return Appended{}, err

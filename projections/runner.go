@@ -162,7 +162,9 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 	stop := make(chan struct{})
 	var pending eventstore.Key
 	var pmu sync.Mutex
-	w := &wake{sig: r.wake, poll: r.cfg.PollInterval, retry: r.cfg.RetryMin, stop: stop,
+	wakeSub := r.wake.Subscribe(payloadTypes(p))
+	defer wakeSub.Close()
+	w := &wake{sig: wakeSub, poll: r.cfg.PollInterval, retry: r.cfg.RetryMin, stop: stop,
 		onBatch: func(empty bool) {
 			pmu.Lock()
 			key := pending

@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,16 +13,19 @@ import (
 )
 
 // Signal is a broadcast wake-up: Wait returns a channel that is closed at the
-// next Fire. Fire never blocks.
+// next Fire. Fire never blocks. A Sub waits only for the event types it
+// names: FireTypes wakes the plain waiters and the subs that name one of
+// the types; Fire wakes everyone.
 type Signal struct {
-	mu sync.Mutex
-	ch chan struct{}
+	mu   sync.Mutex
+	ch   chan struct{}
+	subs map[*Sub]struct{}
 }
 
 // NewSignal returns a ready signal.
-func NewSignal() *Signal { return &Signal{ch: make(chan struct{})} }
+func NewSignal() *Signal { return &Signal{ch: make(chan struct{}), subs: map[*Sub]struct{}{}} }
 
-// Wait returns the channel closed by the next Fire.
+// Wait returns the channel closed by the next Fire or FireTypes.
 func (s *Signal) Wait() <-chan struct{} {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -29,11 +33,73 @@ func (s *Signal) Wait() <-chan struct{} {
 }
 
 // Fire wakes every current waiter.
-func (s *Signal) Fire() {
+func (s *Signal) Fire() { s.FireTypes(nil) }
+
+// FireTypes wakes the plain waiters and the subs interested in one of types
+// (every sub when types is empty: the types are not known).
+func (s *Signal) FireTypes(types []string) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	close(s.ch)
 	s.ch = make(chan struct{})
+	for u := range s.subs {
+		if u.ch != nil && u.wants(types) {
+			close(u.ch)
+			u.ch = nil
+		}
+	}
+}
+
+// Sub is a waiter for some event types (see Signal.Subscribe).
+type Sub struct {
+	sig   *Signal
+	types map[string]bool // nil: every type
+	ch    chan struct{}
+}
+
+// Subscribe returns a waiter woken only by commits of one of types (by
+// every Fire when types is empty). Close it when done.
+func (s *Signal) Subscribe(types []string) *Sub {
+	u := &Sub{sig: s}
+	if len(types) > 0 {
+		u.types = map[string]bool{}
+		for _, t := range types {
+			u.types[t] = true
+		}
+	}
+	s.mu.Lock()
+	s.subs[u] = struct{}{}
 	s.mu.Unlock()
+	return u
+}
+
+// Wait returns the channel closed at the next wake-up that concerns the sub.
+func (u *Sub) Wait() <-chan struct{} {
+	u.sig.mu.Lock()
+	defer u.sig.mu.Unlock()
+	if u.ch == nil {
+		u.ch = make(chan struct{})
+	}
+	return u.ch
+}
+
+// Close unregisters the sub.
+func (u *Sub) Close() {
+	u.sig.mu.Lock()
+	delete(u.sig.subs, u)
+	u.sig.mu.Unlock()
+}
+
+func (u *Sub) wants(types []string) bool {
+	if u.types == nil || len(types) == 0 {
+		return true
+	}
+	for _, t := range types {
+		if u.types[t] {
+			return true
+		}
+	}
+	return false
 }
 
 // Listen holds one connection LISTENing on eventstore.NotifyChannel and fires sig on
@@ -77,9 +143,14 @@ func listenOnce(ctx context.Context, connString string, sig *Signal) (listened b
 	}
 	sig.Fire()
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return true, err
 		}
-		sig.Fire()
+		var types []string
+		if n.Payload != "" {
+			types = strings.Split(n.Payload, ",")
+		}
+		sig.FireTypes(types)
 	}
 }

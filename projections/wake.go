@@ -19,7 +19,7 @@ import (
 // still happen (an older transaction, such as another consumer's, holds the
 // snapshot horizon back), so a few short re-reads follow before the long wait.
 type wake struct {
-	sig      *Signal
+	sig      *Sub
 	poll     time.Duration
 	retry    time.Duration
 	stop     <-chan struct{}

@@ -54,7 +54,7 @@ func (c *command) serve(ctx context.Context, args []string) error {
 	bgDone.Add(1)
 	go func() { defer bgDone.Done(); projections.Listen(bg, db.URL, wake, c.logger) }()
 	bgDone.Add(1)
-	go func() { defer bgDone.Done(); store.RunNotifier(bg, wake.Fire) }()
+	go func() { defer bgDone.Done(); store.RunNotifierTypes(bg, wake.FireTypes) }()
 	keys, err := c.keyRing()
 	if err != nil {
 		stopBG()

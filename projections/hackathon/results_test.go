@@ -76,7 +76,9 @@ func TestKeptResultsEqualNormalise(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := svc.Now()
-	do(id, func(h *hackathon.Hackathon) ([]kernel.Event, error) { return h.SetStatus(org, hackathon.StatusLive, now) })
+	do(id, func(h *hackathon.Hackathon) ([]kernel.Event, error) {
+		return h.SetStatus(org, hackathon.StatusLive, now)
+	})
 	do(id, func(h *hackathon.Hackathon) ([]kernel.Event, error) {
 		return h.SaveRubric(org, cmd.NewID(), true, hackathon.Rubric{Name: "R", Criteria: []hackathon.Criterion{
 			{Key: "impact", Weight: "3"}, {Key: "craft", Weight: "1.5"}}}, nil, false, now)

@@ -147,7 +147,7 @@ func start(ctx context.Context, o Options) (*server, error) {
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64, MaxConnsPerHost: 64}, Timeout: time.Minute},
 		srv:  &http.Server{Handler: surface.Handler, ReadHeaderTimeout: 10 * time.Second}, stop: stop, done: make(chan struct{})}
 	go func() { _ = s.srv.Serve(ln) }()
-	go store.RunNotifier(bg, wake.Fire)
+	go store.RunNotifierTypes(bg, wake.FireTypes)
 	go func() { defer close(s.done); runner.Run(bg) }()
 	return s, nil
 }

@@ -120,7 +120,7 @@ func start(ctx context.Context, o Options) (*server, error) {
 	s.id = id
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	s.stop = stop
-	go s.store.RunNotifier(bg, wake.Fire)
+	go s.store.RunNotifierTypes(bg, wake.FireTypes)
 	go func() { defer close(s.done); s.runner.Run(bg) }()
 	return s, nil
 }

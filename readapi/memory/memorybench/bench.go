@@ -180,7 +180,7 @@ func start(ctx context.Context, o Options) (*bench, error) {
 	b.api = readmemory.New(cfg)
 	bg, stop := context.WithCancel(context.WithoutCancel(ctx))
 	b.stop = stop
-	go b.store.RunNotifier(bg, wake.Fire)
+	go b.store.RunNotifierTypes(bg, wake.FireTypes)
 	go func() { defer close(b.done); b.runner.Run(bg) }()
 	return b, nil
 }
