@@ -108,6 +108,13 @@ func join(ctx context.Context, tx *stdsql.Tx, id string, ev *hackathon.Participa
 }
 
 func applyJudging(ctx context.Context, tx *stdsql.Tx, id string, e eventstore.Envelope) error {
+	switch e.Event.(type) {
+	case *hackathon.SubmissionSaved, *hackathon.SubmissionDeleted, *hackathon.RubricSaved, *hackathon.RubricActivated,
+		*hackathon.ScoreRecorded:
+		if err := exec(ctx, tx, `UPDATE hackathons SET results_version = results_version + 1 WHERE hackathon_id = $1`, id); err != nil {
+			return err
+		}
+	}
 	switch ev := e.Event.(type) {
 	case *hackathon.SubmissionSaved:
 		s := ev.Submission

@@ -42,10 +42,11 @@ type Config struct {
 
 // API is the hackathon HTTP layer.
 type API struct {
-	svc   *cmd.Service
-	db    *stdsql.DB
-	auth  auth.Authenticator
-	limit *Limiter
+	boards *Boards
+	svc    *cmd.Service
+	db     *stdsql.DB
+	auth   auth.Authenticator
+	limit  *Limiter
 }
 
 // caller is who a request acts for.

@@ -4,10 +4,15 @@ import (
 	"context"
 	stdsql "database/sql"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/domain/hackathon/judging"
@@ -101,77 +106,79 @@ func (a *API) leaderboard(w http.ResponseWriter, r *http.Request, c caller) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	v, err := Leaderboard(r.Context(), a.db, hid(r), method, track, limit, offset)
+	v, err := a.boards.Leaderboard(r.Context(), hid(r), method, track, limit, offset)
 	writeJSON(w, r, http.StatusOK, v, err)
 }
 
 // Leaderboard reads and ranks a hackathon's leaderboard from the read
-// model (method zscore or raw; track "" for overall).
+// model (method zscore or raw; track "" for overall), without a cache.
 func Leaderboard(ctx context.Context, db *stdsql.DB, id, method, track string, limit, offset int) (leaderboardView, error) {
+	return (&Boards{db: db}).Leaderboard(ctx, id, method, track, limit, offset)
+}
+
+// ranking is a computed leaderboard: every ranked entry and what the page
+// around them says.
+type ranking struct {
+	ladder   []string
+	top      *string
+	ranked   []judging.Ranked
+	unscored int
+	below    []string
+}
+
+type boardKey struct {
+	id, method, track string
+	version           int64
+}
+
+// Boards computes leaderboards and keeps the latest ones of this process,
+// each under the read model's results_version of its hackathon, which
+// every change of a score, a submission or the active rubric moves: a
+// request reads the version (one row) and computes the ranking again only
+// when it moved. Pages and project names are read per request.
+type Boards struct {
+	db    *stdsql.DB
+	cache *lru.Cache[boardKey, *ranking] // nil: no cache
+}
+
+// NewBoards returns leaderboards over db keeping up to size rankings.
+func NewBoards(db *stdsql.DB, size int) *Boards {
+	c, err := lru.New[boardKey, *ranking](size)
+	if err != nil {
+		panic(err) // only for size <= 0
+	}
+	return &Boards{db: db, cache: c}
+}
+
+// Leaderboard returns one page of a hackathon's leaderboard.
+func (b *Boards) Leaderboard(ctx context.Context, id, method, track string, limit, offset int) (leaderboardView, error) {
 	v := leaderboardView{HackathonID: id, Method: method, Entries: []entryView{}, Limit: limit, Offset: offset, Notes: leaderboardNotes}
 	if track != "" {
 		v.TrackID = &track
 	}
-	ladder := judging.DefaultLadder()
+	key := boardKey{id: id, method: method, track: track}
 	var top, ladderJSON stdsql.NullString
-	err := db.QueryRowContext(ctx, `SELECT top_criterion, array_to_json(ladder)::text FROM rm_hackathon_v1.active_rubrics
-		WHERE hackathon_id = $1`, id).Scan(&top, &ladderJSON)
+	err := b.db.QueryRowContext(ctx, `SELECT h.results_version, ar.top_criterion, array_to_json(ar.ladder)::text
+		FROM rm_hackathon_v1.hackathons h LEFT JOIN rm_hackathon_v1.active_rubrics ar ON ar.hackathon_id = h.hackathon_id
+		WHERE h.hackathon_id = $1`, id).Scan(&key.version, &top, &ladderJSON)
 	if err != nil && err != stdsql.ErrNoRows {
 		return v, err
 	}
-	if ladderJSON.Valid {
-		if err := json.Unmarshal([]byte(ladderJSON.String), &ladder); err != nil {
+	var rk *ranking
+	if b.cache != nil {
+		rk, _ = b.cache.Get(key)
+	}
+	if rk == nil {
+		if rk, err = b.rank(ctx, id, method, track, top, ladderJSON); err != nil {
 			return v, err
 		}
-	}
-	if top.Valid {
-		v.TopCriterion = &top.String
-	}
-	// One row per submission of the hackathon (or the track), in id order
-	// (the order judging.Rank sorts by first); the names are read for the
-	// page's entries alone.
-	q, args := `SELECT submission_id, n, raw_mean, z_mean, top_mean, submitted_at FROM rm_hackathon_v1.results
-		WHERE hackathon_id = $1`, []any{id}
-	if track != "" {
-		q, args = q+` AND track_id = $2::uuid`, append(args, track)
-	}
-	rows, err := db.QueryContext(ctx, q+` ORDER BY submission_id`, args...)
-	if err != nil {
-		return v, err
-	}
-	defer rows.Close()
-	var entries []judging.Entry
-	for rows.Next() {
-		var e judging.Entry
-		var topMean stdsql.NullFloat64
-		if err := rows.Scan(&e.SubmissionID, &e.Scores, &e.RawMean, &e.ZMean, &topMean, &e.SubmittedAt); err != nil {
-			return v, err
+		if b.cache != nil {
+			b.cache.Add(key, rk)
 		}
-		if e.Scores == 0 {
-			v.Unscored++
-			continue
-		}
-		e.TopCriterion, e.HasTopCriterion = topMean.Float64, topMean.Valid
-		entries = append(entries, e)
 	}
-	if err := rows.Err(); err != nil {
-		return v, err
-	}
-	rows.Close()
-	if v.JudgesBelowMin, err = judgesBelowMin(ctx, db, id); err != nil {
-		return v, err
-	}
-	ranked, err := judging.Rank(entries, method, ladder)
-	if err != nil {
-		return v, err
-	}
-	v.Ladder = ladder
-	if method == judging.MethodRaw {
-		v.Ladder = append([]string{judging.RungRawMean}, slices.DeleteFunc(slices.Clone(ladder), func(s string) bool { return s == judging.RungRawMean })...)
-	}
-	v.Total = len(ranked)
-	page := ranked[min(offset, len(ranked)):min(len(ranked), offset+limit)]
-	details, err := pageDetails(ctx, db, page)
+	v.Ladder, v.TopCriterion, v.Unscored, v.JudgesBelowMin, v.Total = rk.ladder, rk.top, rk.unscored, rk.below, len(rk.ranked)
+	page := rk.ranked[min(offset, len(rk.ranked)):min(len(rk.ranked), offset+limit)]
+	details, err := pageDetails(ctx, b.db, page)
 	if err != nil {
 		return v, err
 	}
@@ -190,6 +197,43 @@ func Leaderboard(ctx context.Context, db *stdsql.DB, id, method, track string, l
 		v.Entries = append(v.Entries, d)
 	}
 	return v, nil
+}
+
+// rank reads the results and ranks them by the published ladder.
+func (b *Boards) rank(ctx context.Context, id, method, track string, top, ladderJSON stdsql.NullString) (*ranking, error) {
+	rk := &ranking{ladder: judging.DefaultLadder()}
+	if ladderJSON.Valid {
+		if err := json.Unmarshal([]byte(ladderJSON.String), &rk.ladder); err != nil {
+			return nil, err
+		}
+	}
+	if top.Valid {
+		t := top.String
+		rk.top = &t
+	}
+	// One row per submission of the hackathon (or the track), in id order
+	// (the order judging.Rank sorts by first); the names are read for the
+	// page's entries alone.
+	q, args := `SELECT submission_id, n, raw_mean, z_mean, top_mean, submitted_at FROM rm_hackathon_v1.results
+		WHERE hackathon_id = $1`, []any{id}
+	if track != "" {
+		q, args = q+` AND track_id = $2::uuid`, append(args, track)
+	}
+	entries, unscored, err := readResults(ctx, b.db, q+` ORDER BY submission_id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	rk.unscored = unscored
+	if rk.below, err = judgesBelowMin(ctx, b.db, id); err != nil {
+		return nil, err
+	}
+	if rk.ranked, err = judging.Rank(entries, method, rk.ladder); err != nil {
+		return nil, err
+	}
+	if method == judging.MethodRaw {
+		rk.ladder = append([]string{judging.RungRawMean}, slices.DeleteFunc(slices.Clone(rk.ladder), func(s string) bool { return s == judging.RungRawMean })...)
+	}
+	return rk, nil
 }
 
 // pageDetails reads the project name, team and track of a page's entries.
@@ -240,4 +284,50 @@ func judgesBelowMin(ctx context.Context, db *stdsql.DB, id string) ([]string, er
 		out = append(out, j)
 	}
 	return out, rows.Err()
+}
+
+// readResults reads the results rows of q (submission_id, n, raw_mean,
+// z_mean, top_mean, submitted_at) as ranking entries, through pgx's own
+// interface on the pool's connection (binary values, no database/sql
+// conversions: a third of the leaderboard's time at 5,000 rows went to
+// them); rows without scores are counted, not returned.
+func readResults(ctx context.Context, db *stdsql.DB, q string, args ...any) ([]judging.Entry, int, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer conn.Close()
+	var entries []judging.Entry
+	unscored := 0
+	err = conn.Raw(func(dc any) error {
+		pc, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("leaderboard: driver connection %T is not pgx's", dc)
+		}
+		rows, err := pc.Conn().Query(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var id [16]byte
+		var top *float64
+		var e judging.Entry
+		for rows.Next() {
+			if err := rows.Scan(&id, &e.Scores, &e.RawMean, &e.ZMean, &top, &e.SubmittedAt); err != nil {
+				return err
+			}
+			if e.Scores == 0 {
+				unscored++
+				continue
+			}
+			e.SubmissionID = uuid.UUID(id).String()
+			e.TopCriterion, e.HasTopCriterion = 0, top != nil
+			if top != nil {
+				e.TopCriterion = *top
+			}
+			entries = append(entries, e)
+		}
+		return rows.Err()
+	})
+	return entries, unscored, err
 }

@@ -11,7 +11,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	if cfg.Limiter == nil {
 		cfg.Limiter = NewLimiter(DefaultRate, nil)
 	}
-	a := &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, limit: cfg.Limiter}
+	a := &API{svc: cfg.Service, db: cfg.DB, auth: cfg.Auth, limit: cfg.Limiter, boards: NewBoards(cfg.DB, 64)}
 	get, post, patch, del := http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete
 	const hs = "/api/v1/hackathons"
 	const h = hs + "/{hackathon_id}"
