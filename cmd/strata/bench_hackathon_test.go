@@ -50,6 +50,8 @@ func TestBenchHackathonReportsEveryFigure(t *testing.T) {
 		{"GET .../judging/leaderboard p95 (base: GET /hackathons/{id})", true},
 		{"GET .../judging/leaderboard?track_id= p50 (base: GET /hackathons/{id})", true},
 		{"GET .../judging/leaderboard?track_id= p95 (base: GET /hackathons/{id})", true},
+		{"GET .../judging/leaderboard after a revised score (ranked again) p50 (base: GET /hackathons/{id})", true},
+		{"GET .../judging/leaderboard after a revised score (ranked again) p95 (base: GET /hackathons/{id})", true},
 	}
 	if len(rep.Figures) != len(want) {
 		t.Fatalf("%d figures, want %d: %+v", len(rep.Figures), len(want), rep.Figures)

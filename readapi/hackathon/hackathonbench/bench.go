@@ -134,7 +134,7 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 		IdleConnTimeout: 90 * time.Second, DisableCompression: true}, Timeout: 2 * time.Minute}}
 	defer b.http.CloseIdleConnections()
 	for _, step := range []func(context.Context) ([]storebench.Figure, error){
-		b.accounts, b.setup, b.builders, b.assignments, b.scores, b.leaderboard,
+		b.accounts, b.setup, b.builders, b.assignments, b.scores, b.leaderboard, b.rankedAgain,
 	} {
 		figs, err := step(ctx)
 		if err != nil {
