@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 
 	"github.com/strata-platform/strata/eventstore/storebench"
@@ -32,10 +33,22 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
 	extraction := fs.Bool("extraction", false, "bench memory: only the extraction figures (no database, a second)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, clients and all) to this file (go tool pprof)")
 	if rest, err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("%w: bench %s takes no positional arguments", errUsage, args[0])
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("bench: --cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("bench: --cpuprofile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if *extraction {
 		if args[0] != "memory" {
