@@ -14,6 +14,7 @@ import (
 	"github.com/strata-platform/strata/commands/mail"
 	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/eventstore"
 )
 
 // invitationPrefix marks judge invitation tokens.
@@ -145,5 +146,20 @@ func (s *Service) InvitationFor(ctx context.Context, id, token string) (map[stri
 				"body": map[string]string{"role": hackathon.RoleJudge, "invitation_token": token}}}
 		return nil
 	})
+	return out, err
+}
+
+// ScoreHistory returns every revision of judge's score of a submission,
+// oldest first, from the hackathon's stream (the fold keeps the latest
+// only). The caller checks who may read it.
+func (s *Service) ScoreHistory(ctx context.Context, id, submission, judge string) ([]hackathon.ScoreRecorded, error) {
+	var out []hackathon.ScoreRecorded
+	err := s.store.ReadAll(ctx, eventstore.Filter{StreamID: id, Types: []string{(hackathon.ScoreRecorded{}).EventType()}},
+		func(env eventstore.Envelope) error {
+			if ev, ok := env.Event.(*hackathon.ScoreRecorded); ok && ev.SubmissionID == submission && ev.JudgeID == judge {
+				out = append(out, *ev)
+			}
+			return nil
+		})
 	return out, err
 }

@@ -227,3 +227,35 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// scoreHistory lists every revision of one judge's score of a submission,
+// oldest first: organisers see any, a judge their own.
+func (a *API) scoreHistory(w http.ResponseWriter, r *http.Request, c caller) {
+	q := r.URL.Query()
+	sub, judge := q.Get("submission_id"), q.Get("judge_id")
+	err := required("submission_id", sub)
+	if err == nil {
+		err = required("judge_id", judge)
+	}
+	if err == nil {
+		err = a.view(r, c, func(h *hackathon.Hackathon) error {
+			if !h.IsOrganizer(c.UserID) && c.UserID != judge {
+				return kernel.Forbidden("only organisers, and the judge themselves, see a score's revisions")
+			}
+			if h.Submissions[sub] == nil {
+				return hackathon.SubmissionNotFound(sub)
+			}
+			return nil
+		})
+	}
+	if err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
+	revs, err := a.svc.ScoreHistory(r.Context(), hid(r), sub, judge)
+	out := make([]scoreView, len(revs))
+	for i, s := range revs {
+		out[i] = scoreOf(s)
+	}
+	writeJSON(w, r, http.StatusOK, map[string]any{"submission_id": sub, "judge_id": judge, "revisions": out}, err)
+}

@@ -149,6 +149,11 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	score(judges[1], judgeIDs[1], subB, 4, 4, http.StatusCreated)
 	v.call(judges[2], "POST", hp+"/judging/recusals", map[string]any{"submission_id": subB, "reason": "I advised Beta."}, http.StatusCreated)
 	v.call(org, "GET", hp+"/judging/scores?submission_id="+subA, nil, http.StatusOK)
+	hist := v.call(judges[0], "GET", hp+"/judging/scores/history?submission_id="+subA+"&judge_id="+judgeIDs[0], nil, http.StatusOK)
+	if revs, _ := hist.Body["revisions"].([]any); len(revs) != 2 {
+		t.Errorf("score history: %d revisions, want 2 (4,3 then 5,3; the identical third is no event): %s", len(revs), hist.Raw)
+	}
+	v.call(judges[1], "GET", hp+"/judging/scores/history?submission_id="+subA+"&judge_id="+judgeIDs[0], nil, http.StatusForbidden)
 	v.call(org, "GET", hp+"/judging/assignments", nil, http.StatusOK)
 	v.call(judges[1], "GET", hp+"/judging/assignments?k=2", nil, http.StatusOK)
 	v.call(org, "GET", hp+"/judging/leaderboard", nil, http.StatusOK)

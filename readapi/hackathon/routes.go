@@ -68,6 +68,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 
 	r.Handle(h+"/judging/scores", a.need(a.postScore)).Methods(post)
 	r.Handle(h+"/judging/scores", a.need(a.listScores)).Methods(get)
+	r.Handle(h+"/judging/scores/history", a.need(a.scoreHistory)).Methods(get)
 	r.Handle(h+"/judging/recusals", a.need(a.recuse)).Methods(post)
 	r.Handle(h+"/judging/assignments", a.need(a.assignments)).Methods(get)
 	r.Handle(h+"/judging/leaderboard", a.need(a.leaderboard)).Methods(get)
