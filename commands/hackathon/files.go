@@ -63,10 +63,9 @@ func (s *Service) AttachFile(ctx context.Context, id, submissionID, by, name str
 	if name == "." || name == "/" || name == "" {
 		name = "file"
 	}
-	if n, err := checkFileName(name); err != nil {
+	name, err := checkFileName(name)
+	if err != nil {
 		return hackathon.File{}, err
-	} else {
-		name = n
 	}
 	// Refuse early (before reading the body) what the decision would refuse.
 	if err := s.View(ctx, id, by, func(h *hackathon.Hackathon) error { return h.CanAttach(by, submissionID) }); err != nil {
