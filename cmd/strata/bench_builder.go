@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -64,23 +63,8 @@ func (c *command) benchBuilderServer(ctx context.Context, dbURL string, db *stds
 	if err != nil {
 		return nil, fmt.Errorf("bench builder: node --version: %w", err)
 	}
-	dir, err := os.MkdirTemp("", "strata-bench-builder-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
-	var addrs [3]string
-	for i := range addrs {
-		if addrs[i], err = freeLoopbackAddr(); err != nil {
-			return nil, err
-		}
-	}
-	app, done, closeServer, err := c.benchServe(ctx, "bench builder", "builder,api", dir, map[string]string{"DATABASE_URL": dbURL,
-		"STRATA_DATA_DIR": dir, "STRATA_BUILDER_ADDR": addrs[0], "STRATA_API_ADDR": addrs[1], "STRATA_ADMIN_ADDR": addrs[2]})
+	app, addrs, _, done, closeServer, err := c.benchLoopback(ctx, "bench builder", "strata-bench-builder-", "builder,api", dbURL,
+		"STRATA_BUILDER_ADDR", "STRATA_API_ADDR", "STRATA_ADMIN_ADDR")
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +93,13 @@ func (c *command) benchBuilderServer(ctx context.Context, dbURL string, db *stds
 			&builder.GenerationStep{GenerationID: id, Step: "bench", Detail: "strata bench builder: a baseline append", At: app.Clock.Now()})
 		return err
 	}
-	var version, fsync, syncCommit string
-	if err := db.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')`).
-		Scan(&version, &fsync, &syncCommit); err != nil {
+	pg, err := serverSettings(ctx, db)
+	if err != nil {
 		return nil, err
 	}
 	return &builderbench.Builder{URL: base, Email: benchFounderEmail, Password: benchFounderPassword, Append: appendOne,
-		Describe: fmt.Sprintf("strata serve (builder and api surfaces, production wiring) on PostgreSQL %s (fsync=%s, synchronous_commit=%s), node %s",
-			version, fsync, syncCommit, strings.TrimSpace(string(nodeVersion))),
+		Describe: fmt.Sprintf("strata serve (builder and api surfaces, production wiring) on %s, node %s", pg,
+			strings.TrimSpace(string(nodeVersion))),
 		Close: closeServer}, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
@@ -46,23 +45,8 @@ func (c *command) benchHackathon(ctx context.Context, scratch *storebench.Scratc
 // go to the command's stderr. Accounts are registered through the running
 // server's identity service, each with an API key.
 func (c *command) benchHackathonServer(ctx context.Context, dbURL string, db *stdsql.DB) (_ *hackathonbench.Server, err error) {
-	dir, err := os.MkdirTemp("", "strata-bench-hackathon-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
-	var addrs [3]string
-	for i := range addrs {
-		if addrs[i], err = freeLoopbackAddr(); err != nil {
-			return nil, err
-		}
-	}
-	app, done, closeServer, err := c.benchServe(ctx, "bench hackathon", "hackathon,api", dir, map[string]string{"DATABASE_URL": dbURL,
-		"STRATA_DATA_DIR": dir, "STRATA_HACKATHON_ADDR": addrs[0], "STRATA_API_ADDR": addrs[1], "STRATA_ADMIN_ADDR": addrs[2]})
+	app, addrs, dir, done, closeServer, err := c.benchLoopback(ctx, "bench hackathon", "strata-bench-hackathon-", "hackathon,api", dbURL,
+		"STRATA_HACKATHON_ADDR", "STRATA_API_ADDR", "STRATA_ADMIN_ADDR")
 	if err != nil {
 		return nil, err
 	}
@@ -89,14 +73,12 @@ func (c *command) benchHackathonServer(ctx context.Context, dbURL string, db *st
 		}
 		return hackathonbench.User{ID: s.User.ID, Email: s.User.Email, Key: k.Secret}, nil
 	}
-	var version, fsync, syncCommit string
-	if err := db.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')`).
-		Scan(&version, &fsync, &syncCommit); err != nil {
+	pg, err := serverSettings(ctx, db)
+	if err != nil {
 		return nil, err
 	}
 	return &hackathonbench.Server{URL: base, Register: register, Service: app.Hackathon, Store: app.Store,
-		MailDir: filepath.Join(dir, "mail"),
-		Describe: fmt.Sprintf("strata serve (hackathon and api surfaces, production wiring) on PostgreSQL %s (fsync=%s, synchronous_commit=%s)",
-			version, fsync, syncCommit),
-		Close: closeServer}, nil
+		MailDir:  filepath.Join(dir, "mail"),
+		Describe: "strata serve (hackathon and api surfaces, production wiring) on " + pg,
+		Close:    closeServer}, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	stdsql "database/sql"
 	"fmt"
 	"io"
 	"log/slog"
@@ -61,4 +62,42 @@ func (c *command) benchServe(ctx context.Context, name, surfaces, dir string, en
 		_ = closeServer()
 		return nil, nil, nil, ctx.Err()
 	}
+}
+
+// benchLoopback is benchServe on the database at dbURL with a data
+// directory of its own (prefix: its name's prefix) and free loopback
+// addresses for the listeners named by addrKeys (STRATA_API_ADDR, ...),
+// returned in their order. On error nothing is left running or on disk.
+func (c *command) benchLoopback(ctx context.Context, name, prefix, surfaces, dbURL string, addrKeys ...string) (
+	app *App, addrs []string, dir string, done chan error, closeServer func() error, err error) {
+	dir, err = os.MkdirTemp("", prefix)
+	if err != nil {
+		return nil, nil, "", nil, nil, err
+	}
+	env := map[string]string{"DATABASE_URL": dbURL, "STRATA_DATA_DIR": dir}
+	addrs = make([]string, len(addrKeys))
+	for i, key := range addrKeys {
+		if addrs[i], err = freeLoopbackAddr(); err != nil {
+			os.RemoveAll(dir)
+			return nil, nil, "", nil, nil, err
+		}
+		env[key] = addrs[i]
+	}
+	app, done, closeServer, err = c.benchServe(ctx, name, surfaces, dir, env)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, "", nil, nil, err
+	}
+	return app, addrs, dir, done, closeServer, nil
+}
+
+// serverSettings describes the PostgreSQL server behind db for a bench's
+// header: its version, fsync and synchronous_commit.
+func serverSettings(ctx context.Context, db *stdsql.DB) (string, error) {
+	var version, fsync, syncCommit string
+	if err := db.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')`).
+		Scan(&version, &fsync, &syncCommit); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("PostgreSQL %s (fsync=%s, synchronous_commit=%s)", version, fsync, syncCommit), nil
 }
