@@ -30,23 +30,13 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	"github.com/strata-platform/strata/readapi"
 	readbuilder "github.com/strata-platform/strata/readapi/builder"
+	"github.com/strata-platform/strata/readapi/openapitest"
 )
 
-// loadBuilderSpec loads the embedded OpenAPI document and validates it
-// with kin-openapi (OpenAPI 3.1: schemas as JSON Schema 2020-12).
+// loadBuilderSpec loads the embedded OpenAPI document and validates it.
 func loadBuilderSpec(t *testing.T) *openapi3.T {
 	t.Helper()
-	ctx := context.Background()
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	doc, err := loader.LoadFromData(readbuilder.Spec())
-	if err != nil {
-		t.Fatalf("openapi.json does not load: %v", err)
-	}
-	if err := doc.Validate(ctx, openapi3.EnableMultiError()); err != nil {
-		t.Fatalf("openapi.json is not a valid OpenAPI document:\n%v", err)
-	}
-	return doc
+	return openapitest.Load(t, readbuilder.Spec())
 }
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
@@ -78,25 +68,7 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 	if want := []string{"complete", "error", "file", "plan", "preview", "start", "step", "usage"}; !slices.Equal(events, want) {
 		t.Errorf("ChatStreamEvent events = %v, want %v", events, want)
 	}
-	seen := map[string]string{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			where := method + " " + path
-			switch {
-			case op.OperationID == "":
-				t.Errorf("%s has no operationId", where)
-			case seen[op.OperationID] != "":
-				t.Errorf("%s repeats operationId %s of %s", where, op.OperationID, seen[op.OperationID])
-			}
-			seen[op.OperationID] = where
-			if len(op.Tags) == 0 {
-				t.Errorf("%s has no tags", where)
-			}
-			if op.Responses == nil || op.Responses.Len() == 0 {
-				t.Errorf("%s has no responses", where)
-			}
-		}
-	}
+	openapitest.EachOperation(t, doc, nil)
 
 	// The surface serves the document as is, at both paths, without credentials.
 	router := builderRouter(t)

@@ -19,23 +19,13 @@ import (
 	"github.com/gorilla/mux"
 
 	readhackathon "github.com/strata-platform/strata/readapi/hackathon"
+	"github.com/strata-platform/strata/readapi/openapitest"
 )
 
-// loadSpec loads the embedded OpenAPI document and validates it with
-// kin-openapi (OpenAPI 3.1: schemas as JSON Schema 2020-12).
+// loadSpec loads the embedded OpenAPI document and validates it.
 func loadSpec(t *testing.T) *openapi3.T {
 	t.Helper()
-	ctx := context.Background()
-	loader := openapi3.NewLoader()
-	loader.Context = ctx
-	doc, err := loader.LoadFromData(readhackathon.Spec())
-	if err != nil {
-		t.Fatalf("openapi.json does not load: %v", err)
-	}
-	if err := doc.Validate(ctx, openapi3.EnableMultiError()); err != nil {
-		t.Fatalf("openapi.json is not a valid OpenAPI document:\n%v", err)
-	}
-	return doc
+	return openapitest.Load(t, readhackathon.Spec())
 }
 
 func TestOpenAPIDocumentIsValid(t *testing.T) {
@@ -48,33 +38,19 @@ func TestOpenAPIDocumentIsValid(t *testing.T) {
 		schemes["apiKey"] == nil || schemes["apiKey"].Value.In != "header" || schemes["apiKey"].Value.Name != "X-API-Key" {
 		t.Fatal("security schemes bearerAuth (JWT) and apiKey (X-API-Key header) are missing")
 	}
-	seen := map[string]string{}
-	for path, item := range doc.Paths.Map() {
-		for method, op := range item.Operations() {
-			where := method + " " + path
-			switch {
-			case op.OperationID == "":
-				t.Errorf("%s has no operationId", where)
-			case seen[op.OperationID] != "":
-				t.Errorf("%s repeats operationId %s of %s", where, op.OperationID, seen[op.OperationID])
-			}
-			seen[op.OperationID] = where
-			if len(op.Tags) == 0 {
-				t.Errorf("%s has no tags", where)
-			}
-			ok := false
-			for code := range op.Responses.Map() {
-				ok = ok || strings.HasPrefix(code, "2")
-			}
-			if !ok || op.Responses.Value("500") == nil || op.Responses.Value("400") == nil {
-				t.Errorf("%s: responses must list a 2xx, 400 and 500", where)
-			}
-			open := op.Security != nil && len(*op.Security) == 0
-			if !open && (op.Responses.Value("401") == nil || op.Responses.Value("429") == nil) {
-				t.Errorf("%s needs credentials: it must list 401 and 429", where)
-			}
+	openapitest.EachOperation(t, doc, func(where string, op *openapi3.Operation) {
+		ok := false
+		for code := range op.Responses.Map() {
+			ok = ok || strings.HasPrefix(code, "2")
 		}
-	}
+		if !ok || op.Responses.Value("500") == nil || op.Responses.Value("400") == nil {
+			t.Errorf("%s: responses must list a 2xx, 400 and 500", where)
+		}
+		open := op.Security != nil && len(*op.Security) == 0
+		if !open && (op.Responses.Value("401") == nil || op.Responses.Value("429") == nil) {
+			t.Errorf("%s needs credentials: it must list 401 and 429", where)
+		}
+	})
 	tooMany := doc.Components.Responses["TooManyRequests"].Value
 	if tooMany.Headers["Retry-After"] == nil {
 		t.Error("429 does not document Retry-After")
