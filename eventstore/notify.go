@@ -76,6 +76,9 @@ func (s *Store) committed(types []string) {
 	}
 }
 
+// maxOpenNotes bounds the transactions whose appended types are kept.
+const maxOpenNotes = 4096
+
 // notes keeps the event types of open transactions (by transaction) and
 // those committed but not yet announced.
 type notes struct {
@@ -89,7 +92,10 @@ type notes struct {
 func (n *notes) add(tx *stdsql.Tx, events []kernel.Event) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.open == nil {
+	if n.open == nil || len(n.open) >= maxOpenNotes {
+		// Appends in transactions InTx did not open (RunInTx, BeginTx) are
+		// never taken: forget them all rather than grow. A transaction of
+		// InTx whose types were forgotten wakes every consumer (nil).
 		n.open = map[*stdsql.Tx][]string{}
 	}
 	for _, e := range events {
