@@ -2,25 +2,26 @@
 // stream a command is about (an event with its RSVPs, a comment, a tenant's
 // moderation policy, a user's calendar feed), lets the domain decide, and
 // appends the decided events with an optimistic version check. Events are
-// kept folded in a bounded in-memory cache and caught up from the store
-// before every decision, so a decision sees every event recorded before it,
-// whichever process wrote it; the cache's per-event lock makes concurrent
-// RSVPs to one event queue instead of clashing.
+// kept folded in a bounded in-memory cache (eventstore/folds): a command is
+// decided on the cached fold, and a refusal, or an append that another
+// process's append beat, is decided again on the fold caught up from the
+// store, so nothing is refused or written on stale state; the cache's
+// per-event lock makes concurrent RSVPs to one event queue instead of
+// clashing.
 package community
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/strata-platform/strata/domain/community"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/folds"
 )
 
 // DefaultCacheSize is how many folded events the service keeps by default.
@@ -28,7 +29,7 @@ const DefaultCacheSize = 20000
 
 // maxConflictRetries bounds how often a decision is made again after another
 // process appended to the same stream first.
-const maxConflictRetries = 20
+const maxConflictRetries = folds.MaxConflictRetries
 
 // Config tunes the service.
 type Config struct {
@@ -46,14 +47,7 @@ type Service struct {
 	clock  kernel.Clock
 	log    *slog.Logger
 	cfg    Config
-	mu     sync.Mutex // guards get-or-create in events
-	events *lru.Cache[string, *eventEntry]
-}
-
-// eventEntry is a folded event and the lock its commands take.
-type eventEntry struct {
-	mu    sync.Mutex
-	event community.Event
+	events *folds.Cache[community.Event, *community.Event]
 }
 
 // New returns a service over store.
@@ -61,11 +55,8 @@ func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Conf
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	cache, err := lru.New[string, *eventEntry](cfg.CacheSize)
-	if err != nil {
-		panic(err) // only for a size <= 0, excluded above
-	}
-	return &Service{store: store, clock: clock, log: log, cfg: cfg, events: cache}
+	return &Service{store: store, clock: clock, log: log, cfg: cfg,
+		events: folds.New[community.Event, *community.Event](store, cfg.CacheSize)}
 }
 
 // Now is the service's clock.
@@ -91,30 +82,6 @@ func (s *Service) Settle(ctx context.Context, key eventstore.Key) error {
 	return s.cfg.Wait(ctx, key)
 }
 
-func (s *Service) entry(id string) *eventEntry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.events.Get(id)
-	if !ok {
-		e = &eventEntry{}
-		s.events.Add(id, e)
-	}
-	return e
-}
-
-// catchUp folds the events recorded after the entry's version.
-func (s *Service) catchUp(ctx context.Context, id string, e *eventEntry) error {
-	envs, err := s.store.Load(ctx, id, eventstore.LoadOptions{AfterVersion: e.event.Version})
-	if err != nil {
-		return err
-	}
-	for _, env := range envs {
-		e.event.Apply(env.Event)
-		e.event.Version = env.StreamVersion
-	}
-	return nil
-}
-
 // eventDecision turns the current event into events (or a refusal).
 type eventDecision func(ev *community.Event) ([]kernel.Event, error)
 
@@ -132,52 +99,18 @@ func (s *Service) onEvent(ctx context.Context, tenant, id string, decide eventDe
 	if _, err := uuid.Parse(id); err != nil {
 		return eventstore.Appended{}, notFound(id)
 	}
-	e := s.entry(id)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	fresh := false
-	catchUp := func() error {
-		fresh = true
-		return s.catchUp(ctx, id, e)
-	}
-	if e.event.Version == 0 {
-		if err := catchUp(); err != nil {
-			return eventstore.Appended{}, err
-		}
-	}
-	for attempt := 0; ; attempt++ {
-		var evs []kernel.Event
-		var err error
-		if !e.event.Exists() || e.event.TenantID != tenant {
-			err = notFound(id)
-		} else {
-			evs, err = decide(&e.event)
-		}
-		if err != nil || len(evs) == 0 {
-			if !fresh {
-				if err := catchUp(); err != nil {
-					return eventstore.Appended{}, err
+	var app eventstore.Appended
+	err := s.events.Locked(id, func(e *folds.Entry[community.Event]) (err error) {
+		app, err = s.events.Decide(ctx, eventstore.Stream{Type: community.StreamEvent, ID: id}, e, false,
+			func(ev *community.Event) ([]kernel.Event, error) {
+				if !ev.Exists() || ev.TenantID != tenant {
+					return nil, notFound(id)
 				}
-				continue
-			}
-			return eventstore.Appended{}, err
-		}
-		app, err := s.store.Append(ctx, eventstore.Stream{Type: community.StreamEvent, ID: id}, e.event.Version, evs...)
-		if kernel.KindOf(err) == kernel.KindConflict && attempt < maxConflictRetries {
-			if err := catchUp(); err != nil {
-				return eventstore.Appended{}, err
-			}
-			continue
-		}
-		if err != nil {
-			return eventstore.Appended{}, fmt.Errorf("append to event %s: %w", id, err)
-		}
-		for i, ev := range evs {
-			e.event.Apply(ev)
-			e.event.Version = app.FromVersion + int64(i)
-		}
-		return app, nil
-	}
+				return decide(ev)
+			})
+		return err
+	})
+	return app, err
 }
 
 func notFound(id string) error { return kernel.NotFound("event " + id + " not found") }

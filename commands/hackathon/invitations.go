@@ -15,6 +15,7 @@ import (
 	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/folds"
 )
 
 // invitationPrefix marks judge invitation tokens.
@@ -113,11 +114,11 @@ func (s *Service) Join(ctx context.Context, id, user, email, role, token string)
 // invitation holds one without seeing the hackathon until it is LIVE.
 // Anyone else is not found.
 func (s *Service) Participant(ctx context.Context, id, user string, read func(h *hackathon.Hackathon) error) error {
-	return s.locked(ctx, id, func(e *entry) error {
-		if !e.h.VisibleTo(user) && len(e.h.Participants[user]) == 0 {
+	return s.locked(ctx, id, func(e *folds.Entry[hackathon.Hackathon]) error {
+		if !e.State.VisibleTo(user) && len(e.State.Participants[user]) == 0 {
 			return hackathon.NotFound(id)
 		}
-		return read(&e.h)
+		return read(&e.State)
 	})
 }
 
@@ -127,21 +128,21 @@ func (s *Service) Participant(ctx context.Context, id, user string, read func(h 
 func (s *Service) InvitationFor(ctx context.Context, id, token string) (map[string]any, error) {
 	hash := TokenHash(token)
 	var out map[string]any
-	err := s.locked(ctx, id, func(e *entry) error {
-		inv, ok := e.h.Invitations[hash]
-		if !e.h.Exists() || !ok || hash == "" {
+	err := s.locked(ctx, id, func(e *folds.Entry[hackathon.Hackathon]) error {
+		inv, ok := e.State.Invitations[hash]
+		if !e.State.Exists() || !ok || hash == "" {
 			return kernel.NotFound("invitation not found for this hackathon")
 		}
 		now := s.Now()
 		state := "pending"
 		switch {
-		case e.h.Accepted[inv.InvitationID]:
+		case e.State.Accepted[inv.InvitationID]:
 			state = "accepted"
 		case !now.Before(inv.ExpiresAt):
 			state = "expired"
 		}
-		out = map[string]any{"invitation_id": inv.InvitationID, "hackathon_id": id, "hackathon_name": e.h.Details.Name,
-			"hackathon_status": e.h.Status, "email": inv.Email, "expires_at": inv.ExpiresAt, "status": state,
+		out = map[string]any{"invitation_id": inv.InvitationID, "hackathon_id": id, "hackathon_name": e.State.Details.Name,
+			"hackathon_status": e.State.Status, "email": inv.Email, "expires_at": inv.ExpiresAt, "status": state,
 			"accept": map[string]any{"method": "POST", "path": "/api/v1/hackathons/" + id + "/join",
 				"body": map[string]string{"role": hackathon.RoleJudge, "invitation_token": token}}}
 		return nil

@@ -12,23 +12,20 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/google/uuid"
-	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/mail"
 	"github.com/strata-platform/strata/domain/hackathon"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/folds"
 )
 
 // DefaultCacheSize is how many folded hackathons the service keeps.
 const DefaultCacheSize = 2000
-
-const maxConflictRetries = 20
 
 // Config tunes the service.
 type Config struct {
@@ -53,13 +50,7 @@ type Service struct {
 	clock kernel.Clock
 	log   *slog.Logger
 	cfg   Config
-	mu    sync.Mutex
-	folds *lru.Cache[string, *entry]
-}
-
-type entry struct {
-	mu sync.Mutex
-	h  hackathon.Hackathon
+	folds *folds.Cache[hackathon.Hackathon, *hackathon.Hackathon]
 }
 
 // New returns a service over store.
@@ -67,11 +58,8 @@ func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Conf
 	if cfg.CacheSize <= 0 {
 		cfg.CacheSize = DefaultCacheSize
 	}
-	cache, err := lru.New[string, *entry](cfg.CacheSize)
-	if err != nil {
-		panic(err) // only for a size <= 0, excluded above
-	}
-	return &Service{store: store, clock: clock, log: log, cfg: cfg, folds: cache}
+	return &Service{store: store, clock: clock, log: log, cfg: cfg,
+		folds: folds.New[hackathon.Hackathon, *hackathon.Hackathon](store, cfg.CacheSize)}
 }
 
 // Now is the service's clock, at microseconds (what PostgreSQL keeps), so
@@ -90,53 +78,29 @@ func (s *Service) Settle(ctx context.Context, key eventstore.Key) error {
 	return s.cfg.Wait(ctx, key)
 }
 
-func (s *Service) entry(id string) *entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.folds.Get(id)
-	if !ok {
-		e = &entry{}
-		s.folds.Add(id, e)
-	}
-	return e
-}
-
-func (s *Service) catchUp(ctx context.Context, id string, e *entry) error {
-	envs, err := s.store.Load(ctx, id, eventstore.LoadOptions{AfterVersion: e.h.Version})
-	if err != nil {
-		return fmt.Errorf("load hackathon %s: %w", id, err)
-	}
-	for _, env := range envs {
-		e.h.Apply(env.Event)
-		e.h.Version = env.StreamVersion
-	}
-	return nil
-}
-
 // locked runs fn on the caught-up fold of hackathon id under its lock; an
 // id that is not a UUID is not found.
-func (s *Service) locked(ctx context.Context, id string, fn func(e *entry) error) error {
+func (s *Service) locked(ctx context.Context, id string, fn func(e *folds.Entry[hackathon.Hackathon]) error) error {
 	if _, err := uuid.Parse(id); err != nil {
 		return hackathon.NotFound(id)
 	}
-	e := s.entry(id)
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	if err := s.catchUp(ctx, id, e); err != nil {
-		return err
-	}
-	return fn(e)
+	return s.folds.Locked(id, func(e *folds.Entry[hackathon.Hackathon]) error {
+		if err := s.folds.CatchUp(ctx, id, e); err != nil {
+			return err
+		}
+		return fn(e)
+	})
 }
 
 // View runs read on the current fold of hackathon id as user sees it: a
 // hackathon user may not see is not found. read must not keep references
 // into the fold after it returns.
 func (s *Service) View(ctx context.Context, id, user string, read func(h *hackathon.Hackathon) error) error {
-	return s.locked(ctx, id, func(e *entry) error {
-		if !e.h.VisibleTo(user) {
+	return s.locked(ctx, id, func(e *folds.Entry[hackathon.Hackathon]) error {
+		if !e.State.VisibleTo(user) {
 			return hackathon.NotFound(id)
 		}
-		return read(&e.h)
+		return read(&e.State)
 	})
 }
 
@@ -147,35 +111,19 @@ type Decision func(h *hackathon.Hackathon) ([]kernel.Event, error)
 // is not found (unless open is set: the decision judges visibility
 // itself). It decides on the caught-up fold and appends at its version; if
 // another process appended first, the fold catches up and the command is
-// decided again. A decision without events appends nothing (zero
+// decided again (eventstore/folds). A decision without events appends nothing (zero
 // Appended).
 func (s *Service) Do(ctx context.Context, id, user string, open bool, decide Decision) (eventstore.Appended, error) {
 	var app eventstore.Appended
-	err := s.locked(ctx, id, func(e *entry) error {
-		for attempt := 0; ; attempt++ {
-			if !e.h.Exists() || (!open && !e.h.VisibleTo(user)) {
-				return hackathon.NotFound(id)
-			}
-			evs, err := decide(&e.h)
-			if err != nil || len(evs) == 0 {
-				return err
-			}
-			app, err = s.store.Append(ctx, eventstore.Stream{Type: hackathon.StreamHackathon, ID: id}, e.h.Version, evs...)
-			if kernel.KindOf(err) == kernel.KindConflict && attempt < maxConflictRetries {
-				if err := s.catchUp(ctx, id, e); err != nil {
-					return err
+	err := s.locked(ctx, id, func(e *folds.Entry[hackathon.Hackathon]) (err error) {
+		app, err = s.folds.Decide(ctx, eventstore.Stream{Type: hackathon.StreamHackathon, ID: id}, e, true,
+			func(h *hackathon.Hackathon) ([]kernel.Event, error) {
+				if !h.Exists() || (!open && !h.VisibleTo(user)) {
+					return nil, hackathon.NotFound(id)
 				}
-				continue
-			}
-			if err != nil {
-				return fmt.Errorf("append to hackathon %s: %w", id, err)
-			}
-			for i, ev := range evs {
-				e.h.Apply(ev)
-				e.h.Version = app.FromVersion + int64(i)
-			}
-			return nil
-		}
+				return decide(h)
+			})
+		return err
 	})
 	if err != nil {
 		return eventstore.Appended{}, err
