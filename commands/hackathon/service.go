@@ -88,6 +88,7 @@ func (s *Service) locked(ctx context.Context, id string, fn func(e *folds.Entry[
 		if err := s.folds.CatchUp(ctx, id, e); err != nil {
 			return err
 		}
+		e.State.Version = e.Version
 		return fn(e)
 	})
 }
@@ -121,6 +122,7 @@ func (s *Service) Do(ctx context.Context, id, user string, open bool, decide Dec
 				if !h.Exists() || (!open && !h.VisibleTo(user)) {
 					return nil, hackathon.NotFound(id)
 				}
+				h.Version = e.Version // the fold's stream version, for deciders that check it
 				return decide(h)
 			})
 		return err
