@@ -64,6 +64,7 @@ type Error struct {
 	Message string // safe to show to clients
 	Field   string // offending input field, if any ("email", "items[2].qty")
 	Rule    string // the rule the field broke ("required", "max_length:1600")
+	Code    string // a specific snake_case code for styles that print one ("do_not_call"); empty: the kind's
 	Err     error  // wrapped cause, never shown to clients
 }
 

@@ -7,6 +7,7 @@ package folds
 
 import (
 	"context"
+	stdsql "database/sql"
 	"fmt"
 	"sync"
 
@@ -89,6 +90,34 @@ func (c *Cache[S, P]) CatchUp(ctx context.Context, id string, e *Entry[S]) error
 // events appends nothing (zero Appended).
 func (c *Cache[S, P]) Decide(ctx context.Context, stream eventstore.Stream, e *Entry[S], fresh bool,
 	decide func(st P) ([]kernel.Event, error)) (eventstore.Appended, error) {
+	return c.decide(ctx, stream, e, fresh, decide, func(evs []kernel.Event) (eventstore.Appended, error) {
+		return c.store.Append(ctx, stream, e.Version, evs...)
+	})
+}
+
+// DecideThen is Decide whose append runs in a transaction of its own
+// (Store.InTx) followed, in the same transaction, by then: what the events
+// cause and must commit with them (a job to enqueue, subject keys to
+// store). then failing rolls the append back and fails the command; a
+// clash with another process's append is decided again as in Decide.
+func (c *Cache[S, P]) DecideThen(ctx context.Context, stream eventstore.Stream, e *Entry[S], fresh bool,
+	decide func(st P) ([]kernel.Event, error),
+	then func(tx *stdsql.Tx, evs []kernel.Event, app eventstore.Appended) error) (eventstore.Appended, error) {
+	return c.decide(ctx, stream, e, fresh, decide, func(evs []kernel.Event) (eventstore.Appended, error) {
+		var app eventstore.Appended
+		err := c.store.InTx(ctx, func(tx *stdsql.Tx) (err error) {
+			if app, err = c.store.AppendTx(ctx, tx, stream, e.Version, evs...); err != nil {
+				return err
+			}
+			return then(tx, evs, app)
+		})
+		return app, err
+	})
+}
+
+func (c *Cache[S, P]) decide(ctx context.Context, stream eventstore.Stream, e *Entry[S], fresh bool,
+	decide func(st P) ([]kernel.Event, error),
+	appendFn func(evs []kernel.Event) (eventstore.Appended, error)) (eventstore.Appended, error) {
 	catchUp := func() error {
 		fresh = true
 		return c.CatchUp(ctx, stream.ID, e)
@@ -109,7 +138,7 @@ func (c *Cache[S, P]) Decide(ctx context.Context, stream eventstore.Stream, e *E
 			}
 			return eventstore.Appended{}, err
 		}
-		app, err := c.store.Append(ctx, stream, e.Version, evs...)
+		app, err := appendFn(evs)
 		if kernel.KindOf(err) == kernel.KindConflict && attempt < MaxConflictRetries {
 			if err := catchUp(); err != nil {
 				return eventstore.Appended{}, err

@@ -70,6 +70,7 @@ func writeStyled(w http.ResponseWriter, r *http.Request, style Style, err error)
 		field:     ke.Field,
 		rule:      ke.Rule,
 		detail:    ke.Message,
+		code:      ke.Code,
 		requestID: RequestID(r.Context()),
 		path:      r.URL.Path,
 		members:   membersOf(err),

@@ -19,6 +19,7 @@ type errorView struct {
 	field     string
 	rule      string
 	detail    string // the kernel message alone, for voice's details.message
+	code      string // the error's own code (kernel.Error.Code), printed by the voice style
 	requestID string
 	path      string
 	members   map[string]any // extension members (problem style only)
@@ -89,6 +90,9 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 		body = cb
 	case StyleVoice:
 		vb := voiceBody{Error: v.message, Code: v.info.voice, RequestID: v.requestID}
+		if v.code != "" {
+			vb.Code = v.code
+		}
 		if v.field != "" {
 			msg := v.detail
 			if msg == "" {
