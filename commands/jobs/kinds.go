@@ -84,6 +84,11 @@ func Handle[T Args](s *Service, work func(ctx context.Context, job *Job[T]) erro
 // 410): the job is cancelled at once with the error recorded, not retried.
 func Permanent(err error) error { return river.JobCancel(err) }
 
+// Snooze puts the job back to run again after d without counting the
+// attempt (its work is waiting on something else: an earlier callback of
+// the same call still being delivered).
+func Snooze(d time.Duration) error { return river.JobSnooze(d) }
+
 // CompleteTx marks job completed inside tx, so that the events a worker
 // appends and the job's completion commit together (or not at all); the
 // worker then returns nil. Only valid inside a worker's call.
@@ -141,7 +146,13 @@ const (
 	OutcomeDiscarded = "discarded" // failed its last attempt: dead
 	OutcomeCancelled = "cancelled" // Permanent, or cancelled by an operator
 	OutcomeReleased  = "released"  // stopped by a shutdown; available again
+	OutcomeSnoozed   = "snoozed"   // put back by Snooze; the attempt does not count
 )
+
+func isSnooze(err error) bool {
+	var snooze *river.JobSnoozeError
+	return errors.As(err, &snooze)
+}
 
 func outcome(ctx context.Context, err error, attempt, max int, stopping bool) string {
 	var cancel *river.JobCancelError
@@ -150,6 +161,8 @@ func outcome(ctx context.Context, err error, attempt, max int, stopping bool) st
 		return OutcomeCompleted
 	case errors.As(err, &cancel):
 		return OutcomeCancelled
+	case isSnooze(err):
+		return OutcomeSnoozed
 	case stopping && ctx.Err() != nil && errors.Is(err, context.Canceled):
 		return OutcomeReleased
 	case attempt >= max:

@@ -50,6 +50,10 @@ type Call struct {
 	Disposition                                  string
 	Recordings                                   int
 	Notes                                        int
+	// Key is the subject key the call's personal data is sealed under.
+	Key string
+	// Callbacks are the status callbacks' deliveries so far.
+	Callbacks Callbacks
 }
 
 // Exists reports whether the call was requested.
@@ -61,7 +65,8 @@ func (c *Call) Apply(ev kernel.Event) {
 	case *CallRequested:
 		*c = Call{ID: e.CallID, Tenant: e.Tenant, Direction: e.Direction, Line: e.Line, NumberID: e.NumberID,
 			Party: e.Party, Record: e.Record, QueueID: e.QueueID, AgentID: e.AgentID, CallbackURL: e.CallbackURL,
-			Provider: e.Provider, Status: StatusQueued, Seq: 1, RequestedAt: e.At}
+			Provider: e.Provider, Status: StatusQueued, Seq: 1, RequestedAt: e.At, Key: e.Secret.Key,
+			Callbacks: NewCallbacks()}
 	case *CallDialing:
 		c.step(e.Step, StatusInitiated)
 		if e.ProviderCallID != "" {
@@ -90,6 +95,8 @@ func (c *Call) Apply(ev kernel.Event) {
 		c.Notes++
 	case *CallDispositionSet:
 		c.Disposition = e.Disposition
+	case *CallbackAttempted:
+		c.Callbacks.note(e)
 	}
 }
 
@@ -241,4 +248,28 @@ func (c *Call) SetDisposition(disposition, by string, at time.Time) ([]kernel.Ev
 		return nil, nil
 	}
 	return []kernel.Event{&CallDispositionSet{CallID: c.ID, Disposition: disposition, By: by, At: at}}, nil
+}
+
+// Callbacks track the deliveries of one call's or message's status
+// callbacks: attempts made and, once no attempt follows, the outcome per
+// sequence number.
+type Callbacks struct {
+	Attempts map[int]int
+	Settled  map[int]string // "delivered", or "failed" after the last attempt
+}
+
+// NewCallbacks returns empty tracking.
+func NewCallbacks() Callbacks { return Callbacks{Attempts: map[int]int{}, Settled: map[int]string{}} }
+
+func (cb Callbacks) note(e *CallbackAttempted) {
+	if cb.Attempts == nil {
+		return
+	}
+	cb.Attempts[e.Seq] = max(cb.Attempts[e.Seq], e.Attempt)
+	switch {
+	case e.Delivered:
+		cb.Settled[e.Seq] = "delivered"
+	case e.Final:
+		cb.Settled[e.Seq] = "failed"
+	}
 }

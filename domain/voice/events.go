@@ -16,6 +16,7 @@
 package voice
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/strata-platform/strata/domain/kernel"
@@ -33,8 +34,12 @@ const (
 // TenantStream is the stream id of tenant's voice settings and lists.
 func TenantStream(tenant string) string { return "voice-tenant:" + tenant }
 
-// PartyKey names the subject key a party's personal data is sealed under.
-func PartyKey(tenant, party string) string { return "voice:" + tenant + ":" + party }
+// PartyKey names the subject key a party's personal data is sealed under:
+// generation counts the party's erasures, so data recorded after an
+// erasure is sealed under a new key and never under the destroyed one.
+func PartyKey(tenant, party string, generation int) string {
+	return "voice:" + tenant + ":" + party + ":" + strconv.Itoa(generation)
+}
 
 // Directions of calls and messages.
 const (
@@ -63,7 +68,7 @@ type CallRequested struct {
 	CallbackURL string        `json:"callback_url,omitempty"`
 	Provider    string        `json:"provider"`
 	RequestedBy string        `json:"requested_by,omitempty"`
-	Secret      kernel.Sealed `json:"secret"` // Remote under PartyKey(Tenant, Party)
+	Secret      kernel.Sealed `json:"secret"` // Remote under the party key
 	At          time.Time     `json:"at"`
 	Remote      *Remote       `json:"-"`
 }

@@ -29,7 +29,7 @@ type MessageRequested struct {
 	CallbackURL string        `json:"callback_url,omitempty"`
 	Provider    string        `json:"provider,omitempty"`
 	RequestedBy string        `json:"requested_by,omitempty"`
-	Secret      kernel.Sealed `json:"secret"` // MessageText under PartyKey(Tenant, Party)
+	Secret      kernel.Sealed `json:"secret"` // MessageText under the party key
 	At          time.Time     `json:"at"`
 	Text        *MessageText  `json:"-"`
 }
@@ -61,7 +61,7 @@ type ContactCreated struct {
 	Party     string        `json:"party"`
 	Tags      []string      `json:"tags"`
 	CreatedBy string        `json:"created_by"`
-	Secret    kernel.Sealed `json:"secret"` // ContactText under PartyKey(Tenant, Party)
+	Secret    kernel.Sealed `json:"secret"` // ContactText under the party key
 	At        time.Time     `json:"at"`
 	Text      *ContactText  `json:"-"`
 }
@@ -126,7 +126,7 @@ type DNCAdded struct {
 	Source string        `json:"source"`
 	Reason string        `json:"reason,omitempty"`
 	By     string        `json:"by,omitempty"`
-	Secret kernel.Sealed `json:"secret"` // Remote under PartyKey(Tenant, Party)
+	Secret kernel.Sealed `json:"secret"` // Remote under the party key
 	At     time.Time     `json:"at"`
 	Remote *Remote       `json:"-"`
 }

@@ -30,6 +30,8 @@ type Message struct {
 	Status                                                      string
 	Seq, Segments                                               int
 	At                                                          time.Time
+	Key                                                         string
+	Callbacks                                                   Callbacks
 }
 
 // Apply folds one event into the message.
@@ -37,7 +39,8 @@ func (m *Message) Apply(ev kernel.Event) {
 	switch e := ev.(type) {
 	case *MessageRequested:
 		*m = Message{ID: e.MessageID, Tenant: e.Tenant, Direction: e.Direction, Line: e.Line, Party: e.Party,
-			CallbackURL: e.CallbackURL, Status: MsgQueued, Seq: 1, Segments: e.Segments, At: e.At}
+			CallbackURL: e.CallbackURL, Status: MsgQueued, Seq: 1, Segments: e.Segments, At: e.At,
+			Key: e.Secret.Key, Callbacks: NewCallbacks()}
 		if e.Direction == Inbound {
 			m.Status = MsgReceived
 		}
@@ -46,6 +49,8 @@ func (m *Message) Apply(ev kernel.Event) {
 		if e.ProviderID != "" {
 			m.ProviderID = e.ProviderID
 		}
+	case *CallbackAttempted:
+		m.Callbacks.note(e)
 	}
 }
 

@@ -8,9 +8,6 @@ import (
 
 // Secret is an event's sealed part, for the layers that seal and open it.
 type Secret struct {
-	// Key is the subject key it is sealed under; empty for events of a
-	// call (notes, transfers), whose key is the call's party key.
-	Key    string
 	Sealed *kernel.Sealed // the event's Secret field
 	Plain  any            // the plain value to seal (nil when not known)
 	Open   func(raw []byte) error
@@ -20,32 +17,32 @@ type Secret struct {
 func SecretOf(ev kernel.Event) (Secret, bool) {
 	switch e := ev.(type) {
 	case *CallRequested:
-		return Secret{PartyKey(e.Tenant, e.Party), &e.Secret, plain(e.Remote), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Remote), func(raw []byte) error {
 			e.Remote = &Remote{}
 			return json.Unmarshal(raw, e.Remote)
 		}}, true
 	case *CallTransferred:
-		return Secret{"", &e.Secret, plain(e.Target), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Target), func(raw []byte) error {
 			e.Target = &Remote{}
 			return json.Unmarshal(raw, e.Target)
 		}}, true
 	case *CallNoteAdded:
-		return Secret{"", &e.Secret, plain(e.Text), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
 			e.Text = &NoteText{}
 			return json.Unmarshal(raw, e.Text)
 		}}, true
 	case *MessageRequested:
-		return Secret{PartyKey(e.Tenant, e.Party), &e.Secret, plain(e.Text), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
 			e.Text = &MessageText{}
 			return json.Unmarshal(raw, e.Text)
 		}}, true
 	case *ContactCreated:
-		return Secret{PartyKey(e.Tenant, e.Party), &e.Secret, plain(e.Text), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
 			e.Text = &ContactText{}
 			return json.Unmarshal(raw, e.Text)
 		}}, true
 	case *DNCAdded:
-		return Secret{PartyKey(e.Tenant, e.Party), &e.Secret, plain(e.Remote), func(raw []byte) error {
+		return Secret{&e.Secret, plain(e.Remote), func(raw []byte) error {
 			e.Remote = &Remote{}
 			return json.Unmarshal(raw, e.Remote)
 		}}, true

@@ -20,14 +20,14 @@ type Tenant struct {
 	DNC map[string]Listing
 	// HoursOff is true when the tenant turned the calling-hours guard off.
 	HoursOff bool
-	// Erased maps a party to its erasure id.
-	Erased map[string]string
+	// Erased counts each party's erasures (its key generation).
+	Erased map[string]int
 }
 
 // Apply folds one event into the tenant.
 func (t *Tenant) Apply(ev kernel.Event) {
 	if t.DNC == nil {
-		t.DNC, t.Erased = map[string]Listing{}, map[string]string{}
+		t.DNC, t.Erased = map[string]Listing{}, map[string]int{}
 	}
 	switch e := ev.(type) {
 	case *DNCAdded:
@@ -38,9 +38,12 @@ func (t *Tenant) Apply(ev kernel.Event) {
 	case *CallingHoursSet:
 		t.ID, t.HoursOff = e.Tenant, !e.Enforced
 	case *PartyErased:
-		t.Erased[e.Party] = e.ErasureID
+		t.Erased[e.Party]++
 	}
 }
+
+// Key is the subject key party's data is sealed under now.
+func (t *Tenant) Key(tenant, party string) string { return PartyKey(tenant, party, t.Erased[party]) }
 
 // Blocked reports whether party is on the do-not-call list.
 func (t *Tenant) Blocked(party string) bool {
