@@ -84,10 +84,10 @@ type sippProc struct {
 	err  error
 }
 
-// startSipp runs sipp with scenario (a file in testdata) on a free port.
-// remote, when not empty, makes it a UAC towards that address. It waits
-// until a UAS has bound its port.
-func startSipp(t *testing.T, scenario, remote string, calls int, keys ...string) *sippProc {
+// startSipp runs sipp with scenario (a file in testdata; subst pairs
+// replace {{name}} in it) on a free port. remote, when not empty, makes it
+// a UAC towards that address. It waits until a UAS has bound its port.
+func startSipp(t *testing.T, scenario, remote string, calls int, subst ...string) *sippProc {
 	t.Helper()
 	bin, err := exec.LookPath("sipp")
 	if err != nil {
@@ -97,6 +97,9 @@ func startSipp(t *testing.T, scenario, remote string, calls int, keys ...string)
 	src, err := os.ReadFile(filepath.Join("testdata", scenario))
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(subst); i += 2 {
+		src = []byte(strings.ReplaceAll(string(src), "{{"+subst[i]+"}}", subst[i+1]))
 	}
 	if err := os.WriteFile(filepath.Join(dir, scenario), src, 0o644); err != nil {
 		t.Fatal(err)
@@ -109,9 +112,6 @@ func startSipp(t *testing.T, scenario, remote string, calls int, keys ...string)
 		"-mi", "127.0.0.1", "-mp", strconv.Itoa(mport), "-cp", strconv.Itoa(cport),
 		"-m", strconv.Itoa(calls), "-nostdin", "-trace_err",
 		"-timeout", "40s", "-timeout_error",
-	}
-	for i := 0; i+1 < len(keys); i += 2 {
-		args = append(args, "-key", keys[i], keys[i+1])
 	}
 	if remote != "" {
 		args = append(args, "-s", "15550003333", remote)
@@ -325,3 +325,5 @@ func dial(t *testing.T, p *Provider, req telephony.CallRequest) (telephony.Call,
 	}
 	return c, rec
 }
+
+func itoa(n int) string { return strconv.Itoa(n) }
