@@ -11,6 +11,7 @@ import (
 	"github.com/strata-platform/strata/commands/voice/telephony"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/voice"
+	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/folds"
 )
 
@@ -253,3 +254,21 @@ func (s *Service) Recording(ctx context.Context, a Actor, callID string, r voice
 }
 
 func kernelSealed(key, data string) kernel.Sealed { return kernel.Sealed{Key: key, Data: data} }
+
+// SettleCall waits until the read model has applied every event of call id
+// recorded so far (the provider's reports included).
+func (s *Service) SettleCall(ctx context.Context, id string) error {
+	if s.cfg.Wait == nil {
+		return nil
+	}
+	v, err := s.store.Version(ctx, id)
+	if err != nil || v == 0 {
+		return err
+	}
+	envs, err := s.store.Load(ctx, id, eventstore.LoadOptions{AfterVersion: v - 1})
+	if err != nil || len(envs) == 0 {
+		return err
+	}
+	last := envs[len(envs)-1]
+	return s.cfg.Wait(ctx, eventstore.Key{TransactionID: last.TransactionID, Position: last.Position})
+}

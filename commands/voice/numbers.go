@@ -41,8 +41,8 @@ func (s *Service) numberDo(ctx context.Context, id string, decide func(n *voice.
 
 // ImportedNumber is one row of an operator's inventory import.
 type ImportedNumber struct {
-	Phone, Country, NumberType, Region string
-	Capabilities                       []string
+	Phone, National, Country, NumberType, Region string
+	Capabilities                                 []string
 }
 
 // ImportNumber adds a number the provider holds to the inventory (an
@@ -59,7 +59,7 @@ func (s *Service) ImportNumber(ctx context.Context, in ImportedNumber, provider,
 	id := NumberID(in.Phone)
 	added := false
 	_, err := s.numberDo(ctx, id, func(n *voice.Number) ([]kernel.Event, error) {
-		evs, err := n.Import(voice.NumberImported{NumberID: id, Phone: in.Phone, Country: strings.ToUpper(in.Country),
+		evs, err := n.Import(voice.NumberImported{NumberID: id, Phone: in.Phone, National: in.National, Country: strings.ToUpper(in.Country),
 			NumberType: in.NumberType, Region: in.Region, Capabilities: caps, Provider: provider, Source: source, At: s.Now()})
 		added = len(evs) > 0
 		return evs, err

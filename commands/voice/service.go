@@ -71,10 +71,10 @@ type Service struct {
 	tenants  *folds.Cache[voice.Tenant, *voice.Tenant]
 	numbers  *folds.Cache[voice.Number, *voice.Number]
 
-	mu   sync.Mutex
+	mu        sync.Mutex
 	live      map[string]telephony.Call // calls this process placed and still controls
 	transfers map[string]string         // the type of the transfer in flight per call
-	wg   sync.WaitGroup
+	wg        sync.WaitGroup
 }
 
 // New returns the service.

@@ -71,6 +71,7 @@ type ContactCreated struct {
 type NumberImported struct {
 	NumberID     string    `json:"number_id"`
 	Phone        string    `json:"phone"`
+	National     string    `json:"national"` // the national significant number (E.164 less the country code)
 	Country      string    `json:"country"`
 	NumberType   string    `json:"number_type"`
 	Region       string    `json:"region,omitempty"`
