@@ -131,4 +131,3 @@ func (a *API) signingSecret(w http.ResponseWriter, r *http.Request, c caller) {
 		"scheme": "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<raw body>\")>; reject t more than 5 minutes from your clock",
 	}, nil)
 }
-
