@@ -2,6 +2,7 @@ package sip
 
 import (
 	"encoding/binary"
+	"errors"
 	"os"
 
 	"context"
@@ -202,6 +203,51 @@ func TestColdTransfer(t *testing.T) {
 		"answered 200 answered",
 		"transferred 200 cold_transfer target=15550004444",
 		"ended 0 transferred completed",
+	)
+	s.wait(10 * time.Second)
+}
+
+func TestWarmTransfer(t *testing.T) {
+	t.Parallel()
+	s := startSipp(t, "uas_warm_transfer.xml", "", 2)
+	p := newTestProvider(t, s.addr)
+	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-warm"})
+	rec.until(t, telephony.Answered, 10*time.Second)
+	if err := c.Transfer(context.Background(), "15550004444", true); err != nil {
+		t.Fatalf("Transfer: %v", err)
+	}
+	rec.check(t,
+		"dialing 100 trying",
+		"ringing 180 ringing",
+		"answered 200 answered",
+		"held 200 hold",
+		"transferred 200 warm_transfer target=15550004444",
+		"ended 0 transferred completed",
+	)
+	s.wait(10 * time.Second)
+}
+
+func TestWarmTransferTargetBusy(t *testing.T) {
+	t.Parallel()
+	s := startSipp(t, "uas_warm_transfer_fail.xml", "", 2)
+	p := newTestProvider(t, s.addr)
+	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-warm-busy"})
+	rec.until(t, telephony.Answered, 10*time.Second)
+	err := c.Transfer(context.Background(), "15550004444", true)
+	if !errors.Is(err, telephony.ErrTransfer) {
+		t.Fatalf("Transfer to a busy target = %v, want ErrTransfer", err)
+	}
+	rec.until(t, telephony.Resumed, 10*time.Second)
+	if err := c.Hangup(context.Background()); err != nil {
+		t.Fatalf("Hangup: %v", err)
+	}
+	rec.check(t,
+		"dialing 100 trying",
+		"ringing 180 ringing",
+		"answered 200 answered",
+		"held 200 hold",
+		"resumed 200 resume",
+		"ended 0 local_hangup completed",
 	)
 	s.wait(10 * time.Second)
 }

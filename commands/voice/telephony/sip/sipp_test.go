@@ -113,6 +113,17 @@ func startSipp(t *testing.T, scenario, remote string, calls int, subst ...string
 		"-m", strconv.Itoa(calls), "-nostdin", "-trace_err",
 		"-timeout", "40s", "-timeout_error",
 	}
+	if os.Getenv("SIPP_TRACE") != "" {
+		// SIPP_TRACE=1: log SIPp's message trace at the end of the test.
+		args = append(args, "-trace_msg")
+		t.Cleanup(func() {
+			files, _ := filepath.Glob(filepath.Join(dir, "*messages.log"))
+			for _, f := range files {
+				data, _ := os.ReadFile(f)
+				t.Logf("%s:\n%s", filepath.Base(f), data)
+			}
+		})
+	}
 	if remote != "" {
 		args = append(args, "-s", "15550003333", remote)
 	}

@@ -1,0 +1,49 @@
+package sip
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/strata-platform/strata/commands/voice/telephony"
+)
+
+func TestInboundDTMF(t *testing.T) {
+	t.Parallel()
+	p := newTestProvider(t, "127.0.0.1:5060") // no outbound requests here
+	rec := newRecorder()
+	inbound := make(chan telephony.Inbound, 1)
+	played := make(chan time.Duration, 1)
+	p.Receive(func(ctx context.Context, in telephony.Inbound) {
+		inbound <- in
+		if err := in.Answer(ctx, false, rec.report); err != nil {
+			t.Errorf("Answer: %v", err)
+			return
+		}
+		start := time.Now()
+		if err := in.Play(ctx, make([]int16, 5*160)); err != nil {
+			t.Errorf("Play: %v", err)
+		}
+		played <- time.Since(start)
+	})
+	s := startSipp(t, "uac_dtmf.xml", p.Addr().String(), 1)
+	in := <-inbound
+	if in.From != "15550003333" || in.To != "15550009999" || in.ProviderCallID == "" {
+		t.Errorf("Inbound From %q To %q ProviderCallID %q", in.From, in.To, in.ProviderCallID)
+	}
+	got := rec.check(t,
+		"digit 0 rfc2833 digit=1",
+		"digit 0 rfc2833 digit=#",
+		"ended 0 remote_hangup completed",
+	)
+	if got[0].ProviderCallID != in.ProviderCallID {
+		t.Errorf("ProviderCallID %q, Inbound said %q", got[0].ProviderCallID, in.ProviderCallID)
+	}
+	if d := <-played; d < 80*time.Millisecond {
+		t.Errorf("Play of 5 packets took %v, want >= 80ms (20 ms pacing)", d)
+	}
+	if err := in.Call.Hangup(context.Background()); err != telephony.ErrCallOver {
+		t.Errorf("Hangup after the end = %v, want ErrCallOver", err)
+	}
+	s.wait(10 * time.Second)
+}
