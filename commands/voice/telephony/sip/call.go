@@ -12,6 +12,13 @@ import (
 	"github.com/strata-platform/strata/commands/voice/telephony"
 )
 
+// pendingRefer is a REFER waiting for its final NOTIFY.
+type pendingRefer struct {
+	target, reason string
+	codes          chan int // sipfrag codes
+	final          bool     // a final sipfrag arrived (under session.mu)
+}
+
 // dialog is what a call needs of sipgo's client and server dialog
 // sessions once the call is set up.
 type dialog interface {
@@ -99,7 +106,7 @@ type session struct {
 	mu          sync.Mutex
 	state       callState
 	transferred bool
-	notify      chan int // sipfrag codes of a pending REFER
+	referring   *pendingRefer
 	xferMu      sync.Mutex
 }
 
@@ -130,8 +137,8 @@ func (s *session) end(p telephony.Progress) {
 	p.Kind = telephony.Ended
 	s.mu.Lock()
 	s.state = stateEnded
+	s.q.push(event{p: p, end: true}) // under mu: ordered after a Transferred
 	s.mu.Unlock()
-	s.q.push(event{p: p, end: true})
 }
 
 // loop reports queued progress until the end. On provider Close it sends
@@ -223,14 +230,24 @@ func (s *session) onBye(req *sip.Request, tx sip.ServerTransaction) {
 }
 
 func (s *session) onNotify(req *sip.Request, tx sip.ServerTransaction) {
-	respond(tx, req, 200, "OK")
+	at := s.p.now()
 	code := sipfragCode(req.Body())
 	s.mu.Lock()
-	ch := s.notify
+	ref := s.referring
+	if ref != nil && code >= 200 && !ref.final {
+		ref.final = true
+		if code < 300 {
+			// Mark and report before our 200 lets the far end go on to
+			// its BYE: that BYE then ends the call as "transferred".
+			s.transferred = true
+			s.q.push(event{p: telephony.Progress{Kind: telephony.Transferred, At: at, SIPCode: code, Reason: ref.reason, Target: ref.target}})
+		}
+	}
 	s.mu.Unlock()
-	if ch != nil && code > 0 {
+	respond(tx, req, 200, "OK")
+	if ref != nil && code > 0 {
 		select {
-		case ch <- code:
+		case ref.codes <- code:
 		default:
 		}
 	}
@@ -344,13 +361,13 @@ func (s *session) Transfer(ctx context.Context, target string, warm bool) error 
 func (s *session) refer(ctx context.Context, target, referTo, reason string) error {
 	ctx, cancel := context.WithTimeout(ctx, s.p.cfg.TransferTimeout)
 	defer cancel()
-	ch := make(chan int, 8)
+	ref := &pendingRefer{target: target, reason: reason, codes: make(chan int, 8)}
 	s.mu.Lock()
-	s.notify = ch
+	s.referring = ref
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		s.notify = nil
+		s.referring = nil
 		s.mu.Unlock()
 	}()
 
@@ -367,17 +384,14 @@ func (s *session) refer(ctx context.Context, target, referTo, reason string) err
 	}
 	for {
 		select {
-		case code := <-ch:
+		case code := <-ref.codes:
 			if code < 200 {
 				continue
 			}
 			if code >= 300 {
 				return fmt.Errorf("%w: NOTIFY sipfrag %d", telephony.ErrTransfer, code)
 			}
-			s.mu.Lock()
-			s.transferred = true
-			s.mu.Unlock()
-			s.post(telephony.Progress{Kind: telephony.Transferred, At: s.p.now(), SIPCode: code, Reason: reason, Target: target})
+			// onNotify reported Transferred; the far end should BYE us now.
 			time.AfterFunc(s.p.cfg.TransferTimeout, func() {
 				bctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				defer cancel()

@@ -47,3 +47,47 @@ func TestInboundDTMF(t *testing.T) {
 	}
 	s.wait(10 * time.Second)
 }
+
+func TestInboundLocalHangup(t *testing.T) {
+	t.Parallel()
+	p := newTestProvider(t, "127.0.0.1:5060")
+	rec := newRecorder()
+	calls := make(chan telephony.Call, 1)
+	p.Receive(func(ctx context.Context, in telephony.Inbound) {
+		if err := in.Answer(ctx, true, rec.report); err != nil {
+			t.Errorf("Answer: %v", err)
+		}
+		calls <- in.Call
+	})
+	s := startSipp(t, "uac_wait_bye.xml", p.Addr().String(), 1)
+	c := <-calls
+	time.Sleep(100 * time.Millisecond) // let the ACK arrive
+	if err := c.Hangup(context.Background()); err != nil {
+		t.Fatalf("Hangup: %v", err)
+	}
+	got := rec.check(t, "ended 0 local_hangup completed")
+	if r := got[0].Recording; r == nil || r.Samples != 0 || len(r.WAV) != 44 {
+		t.Errorf("recording of a silent call = %+v, want an empty WAV", r)
+	}
+	s.wait(10 * time.Second)
+}
+
+func TestInboundReject(t *testing.T) {
+	t.Parallel()
+	p := newTestProvider(t, "127.0.0.1:5060")
+	done := make(chan error, 1)
+	p.Receive(func(ctx context.Context, in telephony.Inbound) {
+		err := in.Reject(ctx, 486, "Busy Here")
+		if err == nil {
+			if err2 := in.Answer(ctx, false, nil); err2 != telephony.ErrCallOver {
+				err = err2
+			}
+		}
+		done <- err
+	})
+	s := startSipp(t, "uac_rejected.xml", p.Addr().String(), 1)
+	if err := <-done; err != nil {
+		t.Fatalf("Reject, then Answer: %v", err)
+	}
+	s.wait(10 * time.Second)
+}
