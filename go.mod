@@ -38,6 +38,8 @@ require (
 	golang.org/x/oauth2 v0.37.0
 )
 
+require github.com/nyaruka/phonenumbers v1.8.1 // indirect
+
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -158,8 +158,48 @@ func registerHealth(name string, rt *mux.Router, deps Deps) {
 		rt.Handle("/api/health", builderHealthHandler(deps.Health, deps.Version, deps.Clock)).Methods(methods...)
 	case "voice":
 		rt.Handle("/health", liveHandler()).Methods(methods...)
-		rt.Handle("/health/ready", readyHandler(deps.Health)).Methods(methods...)
+		rt.Handle("/health/ready", checkedReadyHandler(deps.Health, deps.Checks)).Methods(methods...)
 	default: // api, captable, hackathon
 		rt.Handle("/health", readyHandler(deps.Health)).Methods(methods...)
 	}
+}
+
+// checkedReadyHandler is readyHandler with the surface's own checks: 200
+// {"status":"ready","checks":{...}} only when the database, the projectors
+// and every named check are healthy; else 503 {"status":"not_ready"} with
+// each failing check's message, so the answer names what is not healthy.
+func checkedReadyHandler(src HealthSource, extra func(ctx context.Context) map[string]error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dbUp, running, degraded, c := check(r, src)
+		all := map[string]string{"database": c.Database, "projectors": c.Projectors}
+		healthy := dbUp && running
+		if extra != nil {
+			ctx, cancel := context.WithTimeout(r.Context(), healthCheckTimeout)
+			for name, err := range extra(ctx) {
+				all[name] = "ok"
+				if err != nil {
+					healthy, all[name] = false, clientText(err)
+				}
+			}
+			cancel()
+		}
+		status, body := http.StatusOK, map[string]any{"status": "ready", "checks": all}
+		switch {
+		case !healthy:
+			status, body["status"] = http.StatusServiceUnavailable, "not_ready"
+		case degraded:
+			body["status"] = "degraded"
+		}
+		writeHealth(w, r, status, body)
+	})
+}
+
+// clientText is an error's client-safe text: a kernel error's message, or
+// "unavailable".
+func clientText(err error) string {
+	var ke *kernel.Error
+	if errors.As(err, &ke) && ke.Kind != kernel.KindInternal && ke.Message != "" {
+		return ke.Message
+	}
+	return "unavailable"
 }

@@ -6,6 +6,7 @@
 package readapi
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -34,6 +35,10 @@ type Deps struct {
 	// returns a positive limit for (upload routes).
 	BodyLimitFor func(r *http.Request) int64
 	Clock        func() time.Time // optional; default time.Now
+	// Checks, when set, adds the surface's own dependencies to its
+	// readiness (the voice surface: telephony, payments, blob store): each
+	// named check answers nil when healthy, else a client-safe error.
+	Checks func(ctx context.Context) map[string]error
 }
 
 // Surface is one HTTP surface: Handler serves it (middleware included) and

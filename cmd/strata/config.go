@@ -89,6 +89,8 @@ type Config struct {
 	// GatewayUpstreams are the inference gateway's upstreams, from the file
 	// STRATA_GATEWAY_UPSTREAMS names (none: chat answers 503 naming it).
 	GatewayUpstreams []cmdgateway.Upstream
+	// Voice is the voice service's telephony and limits (STRATA_VOICE_*).
+	Voice VoiceConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -243,6 +245,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.CRM, err = loadCRMConfig(env); err != nil {
+		return c, err
+	}
+	if c.Voice, err = loadVoiceConfig(env, c.Addrs["voice"]); err != nil {
 		return c, err
 	}
 	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {

@@ -118,11 +118,11 @@ func startPayments(_ context.Context, app *App) error {
 	return app.Payments.RegisterJobs(app.Jobs)
 }
 
-// paymentsRoutes serves payments on the platform API: the voice surface's
-// /api/v1/payments routes and the audit's checkout, until the voice and
-// audit listeners mount them too.
+// paymentsRoutes serves payments on the platform API (the account's routes,
+// Stripe's webhook, the audit's checkout) and the account's routes on the
+// voice surface (the seed's /api/v1/payments/* there).
 func paymentsRoutes(surface string, r *mux.Router, app *App) {
-	if surface != "api" || app.Payments == nil || app.Auth == nil {
+	if (surface != "api" && surface != "voice") || app.Payments == nil || app.Auth == nil {
 		return
 	}
 	limiter := cmdidentity.NewLimiter(app.Clock)
@@ -138,5 +138,5 @@ func paymentsRoutes(surface string, r *mux.Router, app *App) {
 	}
 	readpayments.Routes(r, readpayments.Config{Service: app.Payments, DB: app.Store.DB(), Auth: app.Auth, Line: payments.LineVoice,
 		ReturnURL: app.Config.Issuer, AuditSuccessURL: app.Config.Payments.AuditSuccessURL,
-		AuditCancelURL: app.Config.Payments.AuditCancelURL, Limit: limit})
+		AuditCancelURL: app.Config.Payments.AuditCancelURL, Limit: limit, AccountOnly: surface == "voice"})
 }

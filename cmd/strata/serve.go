@@ -107,6 +107,9 @@ func (c *command) serve(ctx context.Context, args []string) error {
 		if c.wiring.BodyLimits != nil {
 			deps.BodyLimitFor = c.wiring.BodyLimits(name, app)
 		}
+		if c.wiring.Checks != nil {
+			deps.Checks = c.wiring.Checks(name, app)
+		}
 		s, err := readapi.NewSurface(name, deps)
 		if err != nil {
 			return err

@@ -17,6 +17,7 @@ import (
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
+	cmdvoice "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
@@ -28,6 +29,7 @@ import (
 	"github.com/strata-platform/strata/domain/memory"
 	"github.com/strata-platform/strata/domain/payments"
 	"github.com/strata-platform/strata/domain/plans"
+	"github.com/strata-platform/strata/domain/voice"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
@@ -39,6 +41,7 @@ import (
 	projhackathon "github.com/strata-platform/strata/projections/hackathon"
 	projmemory "github.com/strata-platform/strata/projections/memory"
 	projpayments "github.com/strata-platform/strata/projections/payments"
+	projvoice "github.com/strata-platform/strata/projections/voice"
 	"github.com/strata-platform/strata/readapi/auth"
 )
 
@@ -77,6 +80,9 @@ type App struct {
 	Community *cmdcommunity.Service
 	// Hackathon runs hackathons, teams, submissions and judging.
 	Hackathon *cmdhackathon.Service
+	// Voice runs calls, SMS, contacts, numbers and compliance.
+	Voice      *cmdvoice.Service
+	voiceParts *voiceParts
 	// Keys seal personal data in event payloads (crypto-shredding).
 	Keys *shred.KeyRing
 	// Memory runs the memory service's commands.
@@ -115,6 +121,8 @@ type Wiring struct {
 	// BodyLimits returns the named surface's body limit overrides (upload
 	// routes), or nil.
 	BodyLimits func(surface string, app *App) func(*http.Request) int64
+	// Checks returns the named surface's own readiness checks, or nil.
+	Checks func(surface string, app *App) func(ctx context.Context) map[string]error
 	// Clock, for tests, is the time of everything serve runs, the jobs'
 	// due times included (jobs.Config.DueClock): a test moves it a day
 	// ahead. nil, as in production: the system clock.
@@ -125,7 +133,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), hackathon.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -134,7 +142,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -150,6 +158,9 @@ var productionWiring = Wiring{
 			return err
 		}
 		if err := startHackathon(ctx, app); err != nil {
+			return err
+		}
+		if err := startVoice(ctx, app); err != nil {
 			return err
 		}
 		if err := startMemory(ctx, app); err != nil {
@@ -172,12 +183,16 @@ var productionWiring = Wiring{
 		}
 		return hackathonBodyLimits(surface, app)
 	},
+	Checks: func(surface string, app *App) func(ctx context.Context) map[string]error {
+		return voiceChecks(surface, app)
+	},
 	Routes: func(surface string, r *mux.Router, app *App) {
 		identityRoutes(surface, r, app)
 		builderRoutes(surface, r, app)
 		captableRoutes(surface, r, app)
 		communityRoutes(surface, r, app)
 		hackathonRoutes(surface, r, app)
+		voiceRoutes(surface, r, app)
 		memoryRoutes(surface, r, app)
 		paymentsRoutes(surface, r, app)
 		gatewayRoutes(surface, r, app)

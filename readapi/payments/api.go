@@ -40,6 +40,8 @@ type Config struct {
 	// Limit, when set, refuses a public audit checkout over the caller's
 	// budget (a rate_limited error, with its Retry-After).
 	Limit func(r *http.Request) error
+	// AccountOnly serves only the account's routes (the voice surface).
+	AccountOnly bool
 }
 
 // API is the payments context's HTTP layer.
