@@ -90,7 +90,10 @@
 // as 20 ms G.711 packets (PCMU unless the caller only offered PCMA), paced
 // by a ticker. A call neither answered nor rejected within
 // Config.RingTimeout gets 480; a caller's CANCEL makes Answer return
-// telephony.ErrCallOver.
+// telephony.ErrCallOver. Answer and Reject return once the caller ACKs
+// the final response (sipgo waits for it, at most 64*T1 = 32 s). Hangup
+// before Answer rejects the call with 480. The handler's context ends with
+// the call's dialog.
 //
 // # SMS and health
 //

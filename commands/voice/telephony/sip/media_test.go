@@ -54,3 +54,31 @@ func TestParseSDP(t *testing.T) {
 		t.Error("parseSDP without audio succeeded")
 	}
 }
+
+// With an RTP port range, calls get even ports from it until it is used up.
+func TestRTPPortRange(t *testing.T) {
+	base := freePorts(t, 4)
+	base += base & 1
+	p, err := New(t.Context(), Config{ListenAddr: "127.0.0.1:0", Trunk: "127.0.0.1:9", RTPPortMin: base, RTPPortMax: base + 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	seen := map[int]bool{}
+	for range 2 {
+		m, err := p.newMedia(nil)
+		if err != nil {
+			t.Fatalf("newMedia: %v", err)
+		}
+		defer m.close()
+		if port := m.port(); port%2 != 0 || port < base || port > base+3 || seen[port] {
+			t.Errorf("RTP port %d, want a new even port in %d-%d", port, base, base+3)
+		} else {
+			seen[port] = true
+		}
+	}
+	if m, err := p.newMedia(nil); err == nil {
+		m.close()
+		t.Error("a third RTP socket from a range of two even ports")
+	}
+}
