@@ -162,6 +162,16 @@ type PartyErased struct {
 	At         time.Time      `json:"at"`
 }
 
+// PartyExported records that everything held about a party was exported
+// (a data-protection access request), by whom and when.
+type PartyExported struct {
+	Tenant   string    `json:"tenant"`
+	ExportID string    `json:"export_id"`
+	Party    string    `json:"party"`
+	By       string    `json:"by"`
+	At       time.Time `json:"at"`
+}
+
 // EventType implementations: stable names, never derived from Go names.
 func (CallRequested) EventType() string        { return "voice.call_requested" }
 func (CallDialing) EventType() string          { return "voice.call_dialing" }
@@ -186,6 +196,7 @@ func (DNCAdded) EventType() string             { return "voice.dnc_added" }
 func (DNCRemoved) EventType() string           { return "voice.dnc_removed" }
 func (CallingHoursSet) EventType() string      { return "voice.calling_hours_set" }
 func (PartyErased) EventType() string          { return "voice.party_erased" }
+func (PartyExported) EventType() string        { return "voice.party_exported" }
 
 // Events lists the constructors of every voice event, for registration.
 func Events() []func() kernel.Event {
@@ -213,5 +224,6 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &DNCRemoved{} },
 		func() kernel.Event { return &CallingHoursSet{} },
 		func() kernel.Event { return &PartyErased{} },
+		func() kernel.Event { return &PartyExported{} },
 	}
 }

@@ -50,6 +50,8 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(v1+"/compliance/dnc/{phone}", a.need(a.removeDNC)).Methods(del)
 	r.Handle(v1+"/compliance/calling-hours", a.need(a.callingHours)).Methods(get)
 	r.Handle(v1+"/compliance/calling-hours", a.need(a.setCallingHours)).Methods(put)
+	r.Handle(v1+"/compliance/gdpr/export", a.need(a.gdprExport)).Methods(post)
+	r.Handle(v1+"/compliance/gdpr/delete", a.need(a.gdprDelete)).Methods(post)
 	r.Handle(v1+"/callbacks/signing-secret", a.need(a.signingSecret)).Methods(get)
 
 	for path, h := range cfg.Handlers {
