@@ -112,4 +112,3 @@ func (s *Service) Erase(ctx context.Context, a Actor, party string, counts map[s
 	}
 	return Erasure{ID: id, Party: party, Counts: counts, At: s.Now().Format("2006-01-02T15:04:05.000000Z07:00")}, nil
 }
-
