@@ -87,7 +87,8 @@ var (
 	_ telephony.Receiver = (*Provider)(nil)
 )
 
-// New listens on cfg.ListenAddr and serves SIP until Close.
+// New listens on cfg.ListenAddr and serves SIP until Close; ctx only
+// bounds the setup (the provider outlives it).
 func New(ctx context.Context, cfg Config) (*Provider, error) {
 	if cfg.Trunk == "" {
 		return nil, errors.New("sip: Config.Trunk is required")
@@ -175,6 +176,10 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		respond(tx, req, 481, "Call/Transaction Does Not Exist")
 	})
 
+	if err := ctx.Err(); err != nil {
+		p.closeUA()
+		return nil, err
+	}
 	p.ctx, p.cancel = context.WithCancel(context.WithoutCancel(ctx))
 	p.served = make(chan struct{})
 	go func() {
@@ -195,14 +200,6 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
-	// A cancelled ctx closes the provider too.
-	go func() {
-		select {
-		case <-ctx.Done():
-			p.Close()
-		case <-p.ctx.Done():
-		}
-	}()
 	return p, nil
 }
 
