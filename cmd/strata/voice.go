@@ -165,6 +165,9 @@ func startVoice(ctx context.Context, app *App) error {
 		return err
 	}
 	app.Voice, app.voiceParts = svc, parts
+	if rc, ok := parts.Provider.(telephony.Receiver); ok {
+		rc.Receive(func(ctx context.Context, in telephony.Inbound) { svc.Inbound(ctx, in) })
+	}
 	app.Go(func(ctx context.Context) { svc.RunHealth(ctx, vc.HealthEvery) })
 	app.Go(func(ctx context.Context) {
 		<-ctx.Done()

@@ -150,6 +150,7 @@ func (s *Service) report(id string, p telephony.Progress) {
 		defer func() {
 			s.mu.Lock()
 			delete(s.live, id)
+			delete(s.digits, id)
 			s.mu.Unlock()
 		}()
 	}
@@ -198,6 +199,10 @@ func (s *Service) progress(ctx context.Context, id string, m voice.Move, rec *te
 		if stored != nil && m.Kind == voice.MoveEnded {
 			r := *stored
 			evs = append(evs, &r)
+			if c.Direction == voice.Inbound && c.Route == voice.RouteVoicemail {
+				evs = append(evs, &voice.VoicemailLeft{CallID: c.ID, VoicemailID: NewID(), RecordingID: r.RecordingID,
+					DurationMS: r.Samples * 1000 / max(r.SampleRate, 1), At: r.At})
+			}
 		}
 		return evs, nil
 	})

@@ -74,6 +74,7 @@ type Service struct {
 	mu        sync.Mutex
 	live      map[string]telephony.Call // calls this process placed and still controls
 	transfers map[string]string         // the type of the transfer in flight per call
+	digits    map[string]chan string    // the keys an inbound call's IVR waits for
 	wg        sync.WaitGroup
 }
 
@@ -90,7 +91,8 @@ func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Conf
 		messages: folds.New[voice.Message, *voice.Message](store, 10000),
 		tenants:  folds.New[voice.Tenant, *voice.Tenant](store, 2000),
 		numbers:  folds.New[voice.Number, *voice.Number](store, 10000),
-		live:     map[string]telephony.Call{}, transfers: map[string]string{}}
+		live:     map[string]telephony.Call{}, transfers: map[string]string{},
+		digits: map[string]chan string{}}
 }
 
 // Actor is who a command acts for: the signed-in user in their tenant.

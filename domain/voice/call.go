@@ -54,6 +54,11 @@ type Call struct {
 	Key string
 	// Callbacks are the status callbacks' deliveries so far.
 	Callbacks Callbacks
+	// Inbound: the keys pressed, where the call was routed, its voicemail.
+	DigitsPressed   string
+	Route           string
+	VoicemailID     string
+	VoicemailStatus string
 }
 
 // Exists reports whether the call was requested.
@@ -97,6 +102,14 @@ func (c *Call) Apply(ev kernel.Event) {
 		c.Disposition = e.Disposition
 	case *CallbackAttempted:
 		c.Callbacks.note(e)
+	case *CallDigitReceived:
+		c.DigitsPressed += e.Digit
+	case *CallRouted:
+		c.Route = e.Route
+	case *VoicemailLeft:
+		c.VoicemailID, c.VoicemailStatus = e.VoicemailID, VoicemailNew
+	case *VoicemailStatusChanged:
+		c.VoicemailStatus = e.To
 	}
 }
 

@@ -92,8 +92,11 @@ type NumberPurchased struct {
 
 // Routing is where inbound calls to a number go.
 type Routing struct {
-	Type     string `json:"type"` // ivr, queue, forward
+	Type     string `json:"type"` // ivr, queue, forward, voicemail
 	TargetID string `json:"target_id,omitempty"`
+	// Menu is an IVR's options by DTMF key; a key not in it, or no key
+	// within the wait, takes a voicemail.
+	Menu map[string]MenuOption `json:"menu,omitempty"`
 }
 
 // NumberConfigured changes a purchased number's name or routing.
@@ -200,7 +203,7 @@ func (PartyExported) EventType() string        { return "voice.party_exported" }
 
 // Events lists the constructors of every voice event, for registration.
 func Events() []func() kernel.Event {
-	return []func() kernel.Event{
+	return append(InboundEvents(), []func() kernel.Event{
 		func() kernel.Event { return &CallRequested{} },
 		func() kernel.Event { return &CallDialing{} },
 		func() kernel.Event { return &CallRinging{} },
@@ -225,5 +228,5 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &CallingHoursSet{} },
 		func() kernel.Event { return &PartyErased{} },
 		func() kernel.Event { return &PartyExported{} },
-	}
+	}...)
 }

@@ -130,11 +130,11 @@ func (n *Number) Configure(tenant, friendly string, routing *Routing, by string,
 	}
 	if routing != nil {
 		switch routing.Type {
-		case RouteIVR, RouteQueue, RouteForward:
+		case RouteIVR, RouteQueue, RouteForward, RouteVoicemail:
 		case "":
 			return nil, kernel.Invalid("routing.type", "required", "routing.type is required")
 		default:
-			return nil, kernel.Invalid("routing.type", "enum:ivr,queue,forward", "routing.type must be one of ivr, queue, forward")
+			return nil, kernel.Invalid("routing.type", "enum:ivr,queue,forward,voicemail", "routing.type must be one of ivr, queue, forward, voicemail")
 		}
 		if routing.Type == RouteForward {
 			if err := CheckE164("routing.target_id", routing.TargetID); err != nil {
@@ -142,6 +142,13 @@ func (n *Number) Configure(tenant, friendly string, routing *Routing, by string,
 			}
 		} else if err := CheckText("routing.target_id", routing.TargetID, 0, 100); err != nil {
 			return nil, err
+		}
+		if routing.Type == RouteIVR {
+			if err := CheckMenu(routing.Menu); err != nil {
+				return nil, err
+			}
+		} else if len(routing.Menu) > 0 {
+			return nil, kernel.Invalid("routing.menu", "ivr_only", "routing.menu is for routing.type ivr")
 		}
 	}
 	if friendly == "" && routing == nil {

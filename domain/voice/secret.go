@@ -26,6 +26,11 @@ func SecretOf(ev kernel.Event) (Secret, bool) {
 			e.Target = &Remote{}
 			return json.Unmarshal(raw, e.Target)
 		}}, true
+	case *CallRouted:
+		return Secret{&e.Secret, plain(e.Remote), func(raw []byte) error {
+			e.Remote = &Remote{}
+			return json.Unmarshal(raw, e.Remote)
+		}}, true
 	case *CallNoteAdded:
 		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
 			e.Text = &NoteText{}
