@@ -138,5 +138,25 @@ CREATE TABLE rm_voice_v1.dnc (
 );
 CREATE INDEX dnc_since ON rm_voice_v1.dnc (tenant, since DESC, party);
 
+CREATE TABLE rm_voice_v1.voicemails (
+    voicemail_id uuid        PRIMARY KEY,
+    call_id      uuid        NOT NULL,
+    tenant       text        NOT NULL,
+    number_id    text        NOT NULL DEFAULT '',
+    line         text        NOT NULL,
+    party        text        NOT NULL,
+    remote       jsonb       NOT NULL,
+    status       text        NOT NULL,
+    duration_ms  integer     NOT NULL,
+    recording_id uuid        NOT NULL,
+    created_at   timestamptz NOT NULL,
+    updated_at   timestamptz NOT NULL
+);
+CREATE INDEX voicemails_tenant ON rm_voice_v1.voicemails (tenant, status, created_at DESC, voicemail_id);
+
+-- The keys an inbound call's caller pressed and where it was routed.
+ALTER TABLE rm_voice_v1.calls ADD COLUMN digits text NOT NULL DEFAULT '';
+ALTER TABLE rm_voice_v1.calls ADD COLUMN route text NOT NULL DEFAULT '';
+
 -- +goose Down
 DROP SCHEMA rm_voice_v1 CASCADE;

@@ -217,3 +217,35 @@ func TestNumberPurchaseOnce(t *testing.T) {
 		t.Fatal("not released")
 	}
 }
+
+func TestVoicemailMoves(t *testing.T) {
+	c := requested(t)
+	c.Apply(&VoicemailLeft{CallID: "c1", VoicemailID: "v1", RecordingID: "r1", At: t0})
+	if c.VoicemailStatus != VoicemailNew {
+		t.Fatal(c.VoicemailStatus)
+	}
+	steps := []struct {
+		to   string
+		kind kernel.Kind
+	}{
+		{VoicemailArchived, 0}, {VoicemailNew, kernel.KindConflict}, {VoicemailRead, 0}, {VoicemailRead, -1},
+		{VoicemailNew, 0}, {"deleted", kernel.KindInvalid},
+	}
+	for i, s := range steps {
+		evs, err := c.MoveVoicemail("v1", s.to, "u", t0)
+		switch {
+		case s.kind == 0 && (err != nil || len(evs) != 1):
+			t.Fatalf("step %d to %s: %v", i, s.to, err)
+		case s.kind == -1 && (err != nil || len(evs) != 0):
+			t.Fatalf("step %d: same status made %d events, %v", i, len(evs), err)
+		case s.kind > 0 && kernel.KindOf(err) != s.kind:
+			t.Fatalf("step %d to %s: %v", i, s.to, err)
+		}
+		for _, e := range evs {
+			c.Apply(e)
+		}
+	}
+	if _, err := c.MoveVoicemail("v2", VoicemailRead, "u", t0); kernel.KindOf(err) != kernel.KindNotFound {
+		t.Fatal(err)
+	}
+}

@@ -154,5 +154,22 @@ func applyRest(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error 
 	case *voice.DNCRemoved:
 		return exec(ctx, tx, `DELETE FROM dnc WHERE tenant = $1 AND party = $2`, ev.Tenant, ev.Party)
 	}
+	return applyInbound(ctx, tx, e)
+}
+
+func applyInbound(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
+	switch ev := e.Event.(type) {
+	case *voice.CallDigitReceived:
+		return exec(ctx, tx, `UPDATE calls SET digits = digits || $2 WHERE call_id = $1`, ev.CallID, ev.Digit)
+	case *voice.CallRouted:
+		return exec(ctx, tx, `UPDATE calls SET route = $2 WHERE call_id = $1`, ev.CallID, ev.Route)
+	case *voice.VoicemailLeft:
+		return exec(ctx, tx, `INSERT INTO voicemails (voicemail_id, call_id, tenant, number_id, line, party, remote, status, duration_ms,
+			recording_id, created_at, updated_at)
+			SELECT $1, call_id, tenant, number_id, line, party, remote, 'new', $3, $4, $5, $5 FROM calls WHERE call_id = $2
+			ON CONFLICT (voicemail_id) DO NOTHING`, ev.VoicemailID, ev.CallID, ev.DurationMS, ev.RecordingID, ev.At)
+	case *voice.VoicemailStatusChanged:
+		return exec(ctx, tx, `UPDATE voicemails SET status = $2, updated_at = $3 WHERE voicemail_id = $1`, ev.VoicemailID, ev.To, ev.At)
+	}
 	return nil
 }

@@ -34,6 +34,14 @@ func Routes(r *mux.Router, cfg Config) *API {
 
 	r.Handle(v1+"/sms/send", a.need(a.sendSMS)).Methods(post)
 
+	const vm = v1 + "/voicemails/{voicemail_id}"
+	r.Handle(v1+"/voicemails", a.need(a.voicemails)).Methods(get)
+	r.Handle(vm, a.need(a.getVoicemail)).Methods(get)
+	r.Handle(vm, a.need(a.moveVoicemail)).Methods(http.MethodPatch)
+	r.Handle(vm+"/read", a.need(a.moveTo("read"))).Methods(post)
+	r.Handle(vm+"/unread", a.need(a.moveTo("new"))).Methods(post)
+	r.Handle(vm+"/archive", a.need(a.moveTo("archived"))).Methods(post)
+
 	r.Handle(v1+"/contacts", a.need(a.createContact)).Methods(post)
 	r.Handle(v1+"/contacts", a.need(a.listContacts)).Methods(get)
 	r.Handle(v1+"/contacts/{contact_id}", a.need(a.getContact)).Methods(get)
