@@ -138,4 +138,3 @@ func (a *API) move(w http.ResponseWriter, r *http.Request, c caller, status stri
 	v, err = a.voicemail(r.Context(), c.actor.Tenant, vid)
 	writeJSON(w, r, http.StatusOK, v, err)
 }
-
