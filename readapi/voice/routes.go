@@ -62,6 +62,12 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(v1+"/compliance/gdpr/delete", a.need(a.gdprDelete)).Methods(post)
 	r.Handle(v1+"/callbacks/signing-secret", a.need(a.signingSecret)).Methods(get)
 
+	r.Handle(v1+"/analytics/call-volume", a.need(a.callVolume)).Methods(get)
+	r.Handle(v1+"/analytics/agent-performance", a.need(a.agentPerformance)).Methods(get)
+	r.Handle(v1+"/analytics/queue-reports", a.need(a.queueReports)).Methods(get)
+	r.Handle(v1+"/analytics/dispositions", a.need(a.dispositions)).Methods(get)
+	r.Handle(v1+"/billing/usage", a.need(a.usage)).Methods(get)
+
 	for path, h := range cfg.Handlers {
 		r.Handle(v1+"/providers/"+path, h).Methods(post)
 	}
