@@ -121,10 +121,10 @@ func TestAnalyticsFromRecordedCalls(t *testing.T) {
 func TestBillingUsageOfTheMonth(t *testing.T) {
 	w := start(t, options{})
 	u := w.user(t, "ann@example.com")
-	now := time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC) // the harness's clock
-	w.seedCall(t, u, "outbound", now.Add(-time.Hour), time.Second, 61*time.Second, "completed", "", "", "")  // 2 minutes
-	w.seedCall(t, u, "outbound", now.Add(-2*time.Hour), time.Second, 59*time.Second, "completed", "", "", "") // 1 minute
-	w.seedCall(t, u, "inbound", now.Add(-3*time.Hour), time.Second, 120*time.Second, "completed", "", "", "") // 2 minutes
+	now := time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC)                                                      // the harness's clock
+	w.seedCall(t, u, "outbound", now.Add(-time.Hour), time.Second, 61*time.Second, "completed", "", "", "")    // 2 minutes
+	w.seedCall(t, u, "outbound", now.Add(-2*time.Hour), time.Second, 59*time.Second, "completed", "", "", "")  // 1 minute
+	w.seedCall(t, u, "inbound", now.Add(-3*time.Hour), time.Second, 120*time.Second, "completed", "", "", "")  // 2 minutes
 	w.seedCall(t, u, "outbound", now.AddDate(0, -1, 0), time.Second, 600*time.Second, "completed", "", "", "") // last month
 	for i, seg := range []int{1, 3} {
 		id := uuid.Must(uuid.NewV7()).String()
