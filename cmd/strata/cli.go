@@ -65,6 +65,10 @@ Usage:
                                    run the builder's nightly loop now for one enrolled company or all of them
                                    (recorded as builder.nightly_reported; the night's scheduled run still happens);
                                    offline: the checks only
+  strata voice numbers import FILE [--provider NAME]
+                                   add the numbers a telephony provider holds for you to the voice inventory (CSV:
+                                   phone_number[,country,number_type,region,capabilities]); the same number again
+                                   changes nothing
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
@@ -112,6 +116,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.captableCmd(ctx, args[1:])
 	case "credits":
 		err = cmd.creditsCmd(ctx, args[1:])
+	case "voice":
+		err = cmd.voiceCmd(ctx, args[1:])
 	case "mcp":
 		err = cmd.mcp(ctx, args[1:], env)
 	case "dev-upstream":
