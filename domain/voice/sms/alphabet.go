@@ -1,5 +1,7 @@
 package sms
 
+import "strings"
+
 // defaultAlphabet is the GSM 7-bit default alphabet of 3GPP TS 23.038
 // §6.2.1, one rune per code from 0x00 to 0x7F. Code 0x1B is the escape to
 // the extension table, not a character: it is written \x1b here and U+001B
@@ -36,33 +38,16 @@ var extensionTable = map[byte]rune{
 	0x65: '€',
 }
 
-// latin is septetsOf for U+0000 to U+00FF; beyondLatin for the rest (the
-// Greek capitals and the euro sign).
-var (
-	latin       [0x100]uint8
-	beyondLatin = map[rune]uint8{}
-)
+// inAlphabet reports whether r is a character of the default alphabet
+// (U+001B, the escape code's place, is not).
+func inAlphabet(r rune) bool { return r != escape && strings.ContainsRune(defaultAlphabet, r) }
 
-func init() {
-	code := 0
-	for _, r := range defaultAlphabet {
-		if code != escape {
-			setSeptets(r, 1)
+// inExtension reports whether r is a character of the extension table.
+func inExtension(r rune) bool {
+	for _, e := range extensionTable {
+		if e == r {
+			return true
 		}
-		code++
 	}
-	if code != 128 {
-		panic("sms: the default alphabet must have 128 codes")
-	}
-	for _, r := range extensionTable {
-		setSeptets(r, 2)
-	}
-}
-
-func setSeptets(r rune, n uint8) {
-	if r < rune(len(latin)) {
-		latin[r] = n
-		return
-	}
-	beyondLatin[r] = n
+	return false
 }

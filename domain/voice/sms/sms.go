@@ -102,8 +102,11 @@ func utf16Units(r rune) int {
 // alphabet, 2 in the extension table (escape + code), 0 when r has no
 // GSM-7 code.
 func septetsOf(r rune) int {
-	if r < rune(len(latin)) {
-		return int(latin[r])
+	switch {
+	case inAlphabet(r):
+		return 1
+	case inExtension(r):
+		return 2
 	}
-	return int(beyondLatin[r])
+	return 0
 }
