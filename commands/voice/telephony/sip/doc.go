@@ -44,6 +44,14 @@
 // 200 crosses our CANCEL we ACK and BYE it and still report the
 // NoAnswer/Canceled end.
 //
+// sipgo hands every UDP message to its transaction on a goroutine of its
+// own, so responses that arrive within microseconds of each other can
+// reach the call out of order: a 180 overtaken by the 200 finds the
+// transaction answered and is dropped (no Ringing report), a 180 before
+// the 100 makes the Dialing report carry 180. Real far ends space their
+// responses by far more; the SIPp scenarios (sipptest) pause 20 ms after
+// each provisional response.
+//
 // # Recording
 //
 // With CallRequest.Record (or Answer's record) the far end's RTP after the

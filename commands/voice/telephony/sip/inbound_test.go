@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/strata-platform/strata/commands/voice/telephony"
+	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
 )
 
 func TestInboundDTMF(t *testing.T) {
@@ -26,7 +27,7 @@ func TestInboundDTMF(t *testing.T) {
 		}
 		played <- time.Since(start)
 	})
-	s := startSipp(t, "uac_dtmf.xml", p.Addr().String(), 1)
+	s := sipptest.Start(t, "uac_dtmf.xml", p.Addr().String(), sipptest.Options{Vars: inboundVars})
 	in := <-inbound
 	if in.From != "15550003333" || in.To != "15550009999" || in.ProviderCallID == "" {
 		t.Errorf("Inbound From %q To %q ProviderCallID %q", in.From, in.To, in.ProviderCallID)
@@ -45,7 +46,7 @@ func TestInboundDTMF(t *testing.T) {
 	if err := in.Call.Hangup(context.Background()); err != telephony.ErrCallOver {
 		t.Errorf("Hangup after the end = %v, want ErrCallOver", err)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestInboundLocalHangup(t *testing.T) {
@@ -59,7 +60,7 @@ func TestInboundLocalHangup(t *testing.T) {
 		}
 		calls <- in.Call
 	})
-	s := startSipp(t, "uac_wait_bye.xml", p.Addr().String(), 1)
+	s := sipptest.Start(t, "uac_wait_bye.xml", p.Addr().String(), sipptest.Options{Vars: inboundVars})
 	c := <-calls
 	time.Sleep(100 * time.Millisecond) // let the ACK arrive
 	if err := c.Hangup(context.Background()); err != nil {
@@ -69,7 +70,7 @@ func TestInboundLocalHangup(t *testing.T) {
 	if r := got[0].Recording; r == nil || r.Samples != 0 || len(r.WAV) != 44 {
 		t.Errorf("recording of a silent call = %+v, want an empty WAV", r)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestInboundReject(t *testing.T) {
@@ -85,9 +86,9 @@ func TestInboundReject(t *testing.T) {
 		}
 		done <- err
 	})
-	s := startSipp(t, "uac_rejected.xml", p.Addr().String(), 1)
+	s := sipptest.Start(t, "uac_rejected.xml", p.Addr().String(), sipptest.Options{Vars: inboundVars})
 	if err := <-done; err != nil {
 		t.Fatalf("Reject, then Answer: %v", err)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }

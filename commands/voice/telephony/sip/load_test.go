@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/strata-platform/strata/commands/voice/telephony"
+	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
 )
 
 // TestLoad places SIP_LOAD_CPS calls a second for SIP_LOAD_SECONDS (the
@@ -22,8 +23,8 @@ func TestLoad(t *testing.T) {
 	cps, secs := envInt("SIP_LOAD_CPS", 50), envInt("SIP_LOAD_SECONDS", 20)
 	n := cps * secs
 	before := runtime.NumGoroutine()
-	s := startSipp(t, "uas_answer_bye.xml", "", n)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_answer_bye.xml", "", sipptest.Options{Calls: n, Vars: with(outboundVars, "call_id", "call-answer-bye")})
+	p := newTestProvider(t, s.Addr)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	outcomes := map[string]int{}
@@ -52,7 +53,7 @@ func TestLoad(t *testing.T) {
 	if outcomes["completed remote_hangup"] != n {
 		t.Errorf("outcomes %v, want %d completed remote_hangup", outcomes, n)
 	}
-	s.wait(30 * time.Second)
+	s.Wait(30 * time.Second)
 	p.Close()
 	time.Sleep(500 * time.Millisecond)
 	t.Logf("goroutines: %d before, %d after Close", before, runtime.NumGoroutine())

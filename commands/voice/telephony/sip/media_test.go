@@ -6,6 +6,8 @@ import (
 
 	"github.com/pion/rtp"
 	"github.com/zaf/g711"
+
+	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
 )
 
 // The recording orders packets by sequence number across the 16-bit wrap,
@@ -57,7 +59,7 @@ func TestParseSDP(t *testing.T) {
 
 // With an RTP port range, calls get even ports from it until it is used up.
 func TestRTPPortRange(t *testing.T) {
-	base := freePorts(t, 4)
+	base := sipptest.FreePorts(t, 4)
 	base += base & 1
 	p, err := New(t.Context(), Config{ListenAddr: "127.0.0.1:0", Trunk: "127.0.0.1:9", RTPPortMin: base, RTPPortMax: base + 3})
 	if err != nil {

@@ -1,22 +1,22 @@
 package sip
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
-	"os"
-
-	"context"
-	"github.com/zaf/g711"
 	"testing"
 	"time"
 
+	"github.com/zaf/g711"
+
 	"github.com/strata-platform/strata/commands/voice/telephony"
+	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
 )
 
 func TestDialAnsweredRemoteHangup(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_answer_bye.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_answer_bye.xml", "", sipptest.Options{Vars: with(outboundVars, "call_id", "call-answer-bye")})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-answer-bye", From: "15550001111", To: "15550002222"})
 	rec.check(t,
 		"dialing 100 trying",
@@ -27,13 +27,13 @@ func TestDialAnsweredRemoteHangup(t *testing.T) {
 	if err := c.Hangup(context.Background()); err != telephony.ErrCallOver {
 		t.Errorf("Hangup after the end = %v, want ErrCallOver", err)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestDialAnsweredLocalHangup(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_answer_wait_bye.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_answer_wait_bye.xml", "", sipptest.Options{})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-local-hangup"})
 	rec.until(t, telephony.Answered, 10*time.Second)
 	if err := c.Hangup(context.Background()); err != nil {
@@ -48,7 +48,7 @@ func TestDialAnsweredLocalHangup(t *testing.T) {
 	if err := c.Hangup(context.Background()); err != telephony.ErrCallOver {
 		t.Errorf("second Hangup = %v, want ErrCallOver", err)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestDialRejected(t *testing.T) {
@@ -66,22 +66,22 @@ func TestDialRejected(t *testing.T) {
 	} {
 		t.Run(tc.code, func(t *testing.T) {
 			t.Parallel()
-			s := startSipp(t, "uas_reject.xml", "", 1, "status", tc.code, "reason", tc.reason)
-			p := newTestProvider(t, s.addr)
+			s := sipptest.Start(t, "uas_reject.xml", "", sipptest.Options{Vars: with(nil, "status", tc.code, "reason", tc.reason)})
+			p := newTestProvider(t, s.Addr)
 			c, rec := dial(t, p, telephony.CallRequest{CallID: "call-" + tc.code})
 			rec.check(t, "dialing 100 trying", "ringing 180 ringing", tc.want)
 			if err := c.Hangup(context.Background()); err != telephony.ErrCallOver {
 				t.Errorf("Hangup after the end = %v, want ErrCallOver", err)
 			}
-			s.wait(10 * time.Second)
+			s.Wait(10 * time.Second)
 		})
 	}
 }
 
 func TestDialRingTimeout(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_ring_cancel.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_ring_cancel.xml", "", sipptest.Options{})
+	p := newTestProvider(t, s.Addr)
 	start := time.Now()
 	_, rec := dial(t, p, telephony.CallRequest{CallID: "call-ring-timeout", RingTimeout: 700 * time.Millisecond})
 	rec.check(t,
@@ -92,13 +92,13 @@ func TestDialRingTimeout(t *testing.T) {
 	if d := time.Since(start); d < 700*time.Millisecond {
 		t.Errorf("ended after %v, before the ring timeout", d)
 	}
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestDialCallerCancel(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_ring_cancel.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_ring_cancel.xml", "", sipptest.Options{})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-cancel"})
 	rec.until(t, telephony.Ringing, 10*time.Second)
 	if err := c.Hangup(context.Background()); err != nil {
@@ -109,50 +109,29 @@ func TestDialCallerCancel(t *testing.T) {
 		"ringing 180 ringing",
 		"ended 487 caller_cancel canceled",
 	)
-	s.wait(10 * time.Second)
-}
-
-// pcapRTP reads the RTP payloads of a pcap file (Ethernet, IPv4, UDP).
-func pcapRTP(t *testing.T, path string) (payloads [][]byte, pts []uint8) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(data) < 24 || binary.LittleEndian.Uint32(data) != 0xa1b2c3d4 || binary.LittleEndian.Uint32(data[20:]) != 1 {
-		t.Fatalf("%s: not a little-endian Ethernet pcap", path)
-	}
-	for off := 24; off+16 <= len(data); {
-		n := int(binary.LittleEndian.Uint32(data[off+8:]))
-		pkt := data[off+16 : off+16+n]
-		off += 16 + n
-		ip := pkt[14:]
-		udp := ip[int(ip[0]&15)*4:]
-		rtp := udp[8:]
-		cc := int(rtp[0] & 15)
-		payloads = append(payloads, rtp[12+4*cc:])
-		pts = append(pts, rtp[1]&0x7f)
-	}
-	return payloads, pts
+	s.Wait(10 * time.Second)
 }
 
 func TestDialRecording(t *testing.T) {
 	t.Parallel()
-	const pcap = "/usr/share/sip-tester/g711a.pcap"
-	payloads, pts := pcapRTP(t, pcap)
+	sipptest.Require(t)
+	pkts, err := sipptest.PCAP(sipptest.PCAPDir + "/g711a.pcap")
+	if err != nil {
+		t.Fatal(err)
+	}
 	var want []int16
-	for i, pl := range payloads {
-		if pts[i] != ptPCMA {
-			t.Fatalf("packet %d has payload type %d", i, pts[i])
+	for i, pk := range pkts {
+		if pk.PayloadType != ptPCMA {
+			t.Fatalf("packet %d has payload type %d", i, pk.PayloadType)
 		}
-		for _, b := range pl {
+		for _, b := range pk.Payload {
 			want = append(want, g711.DecodeAlawFrame(b))
 		}
 	}
-	frame := len(payloads[0]) // one packet's samples: the tolerance
+	frame := len(pkts[0].Payload) // one packet's samples: the tolerance
 
-	s := startSipp(t, "uas_record.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_record.xml", "", sipptest.Options{})
+	p := newTestProvider(t, s.Addr)
 	_, rec := dial(t, p, telephony.CallRequest{CallID: "call-record", Record: true})
 	got := rec.check(t,
 		"dialing 100 trying",
@@ -185,13 +164,13 @@ func TestDialRecording(t *testing.T) {
 			}
 		}
 	}
-	s.wait(15 * time.Second)
+	s.Wait(15 * time.Second)
 }
 
 func TestColdTransfer(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_cold_transfer.xml", "", 1)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_cold_transfer.xml", "", sipptest.Options{Vars: transferVars})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-cold"})
 	rec.until(t, telephony.Answered, 10*time.Second)
 	if err := c.Transfer(context.Background(), "15550004444", false); err != nil {
@@ -204,13 +183,13 @@ func TestColdTransfer(t *testing.T) {
 		"transferred 200 cold_transfer target=15550004444",
 		"ended 0 transferred completed",
 	)
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestWarmTransfer(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_warm_transfer.xml", "", 2)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_warm_transfer.xml", "", sipptest.Options{Calls: 2, Vars: transferVars})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-warm"})
 	rec.until(t, telephony.Answered, 10*time.Second)
 	if err := c.Transfer(context.Background(), "15550004444", true); err != nil {
@@ -224,13 +203,13 @@ func TestWarmTransfer(t *testing.T) {
 		"transferred 200 warm_transfer target=15550004444",
 		"ended 0 transferred completed",
 	)
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
 
 func TestWarmTransferTargetBusy(t *testing.T) {
 	t.Parallel()
-	s := startSipp(t, "uas_warm_transfer_fail.xml", "", 2)
-	p := newTestProvider(t, s.addr)
+	s := sipptest.Start(t, "uas_warm_transfer_fail.xml", "", sipptest.Options{Calls: 2, Vars: transferVars})
+	p := newTestProvider(t, s.Addr)
 	c, rec := dial(t, p, telephony.CallRequest{CallID: "call-warm-busy"})
 	rec.until(t, telephony.Answered, 10*time.Second)
 	err := c.Transfer(context.Background(), "15550004444", true)
@@ -249,5 +228,5 @@ func TestWarmTransferTargetBusy(t *testing.T) {
 		"resumed 200 resume",
 		"ended 0 local_hangup completed",
 	)
-	s.wait(10 * time.Second)
+	s.Wait(10 * time.Second)
 }
