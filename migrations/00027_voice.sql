@@ -154,6 +154,44 @@ CREATE TABLE rm_voice_v1.voicemails (
 );
 CREATE INDEX voicemails_tenant ON rm_voice_v1.voicemails (tenant, status, created_at DESC, voicemail_id);
 
+-- Transcripts: the text stays sealed; search is the English tsvector the
+-- projector computes from the opened text (set to NULL when the party is
+-- erased, and never computed again once its key is gone).
+CREATE TABLE rm_voice_v1.transcripts (
+    transcript_id     uuid        PRIMARY KEY,
+    call_id           uuid        NOT NULL,
+    recording_id      uuid        NOT NULL,
+    tenant            text        NOT NULL,
+    party             text        NOT NULL,
+    engine            text        NOT NULL,
+    language          text        NOT NULL,
+    confidence        float8,
+    segments          integer     NOT NULL,
+    duration_ms       integer     NOT NULL,
+    sentiment_score   float8,
+    sentiment_label   text,
+    sentiment_method  text,
+    sentiment_version text,
+    sentiment_sum     float8,
+    sentiment_words   integer,
+    sentiment_matched integer,
+    secret            jsonb       NOT NULL,
+    search            tsvector,
+    created_at        timestamptz NOT NULL
+);
+CREATE INDEX transcripts_tenant ON rm_voice_v1.transcripts (tenant, created_at DESC, transcript_id);
+CREATE INDEX transcripts_call ON rm_voice_v1.transcripts (call_id);
+CREATE INDEX transcripts_search ON rm_voice_v1.transcripts USING gin (search);
+
+CREATE TABLE rm_voice_v1.transcript_failures (
+    call_id      uuid        NOT NULL,
+    recording_id uuid        NOT NULL,
+    engine       text        NOT NULL DEFAULT '',
+    reason       text        NOT NULL,
+    at           timestamptz NOT NULL,
+    PRIMARY KEY (call_id, recording_id)
+);
+
 -- The keys an inbound call's caller pressed and where it was routed.
 ALTER TABLE rm_voice_v1.calls ADD COLUMN digits text NOT NULL DEFAULT '';
 ALTER TABLE rm_voice_v1.calls ADD COLUMN route text NOT NULL DEFAULT '';

@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/transcribe"
 	cmdvoice "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/commands/voice/telephony"
 	"github.com/strata-platform/strata/commands/voice/telephony/sip"
@@ -42,6 +43,11 @@ type VoiceConfig struct {
 	// host:port; "private" for all), e.g. for status callbacks to a
 	// receiver on the same network. Closed by default.
 	OutboundAllow outbound.Allow
+	// Transcription of recordings: an OpenAI-compatible endpoint
+	// (STRATA_TRANSCRIBE_URL, _API_KEY, _MODEL), else pocketsphinx offline
+	// when installed; STRATA_TRANSCRIBE=off turns it off.
+	TranscribeURL, TranscribeKey, TranscribeModel string
+	TranscribeOff                                 bool
 }
 
 func loadVoiceConfig(env map[string]string, voiceAddr string) (VoiceConfig, error) {
@@ -79,6 +85,14 @@ func loadVoiceConfig(env map[string]string, voiceAddr string) (VoiceConfig, erro
 	}
 	if (c.TwilioAccountSID == "") != (c.TwilioAuthToken == "") {
 		return c, errors.New("STRATA_VOICE_TWILIO_ACCOUNT_SID and STRATA_VOICE_TWILIO_AUTH_TOKEN go together")
+	}
+	c.TranscribeURL, c.TranscribeKey, c.TranscribeModel = get("STRATA_TRANSCRIBE_URL", ""), get("STRATA_TRANSCRIBE_API_KEY", ""), get("STRATA_TRANSCRIBE_MODEL", "")
+	switch v := get("STRATA_TRANSCRIBE", "on"); v {
+	case "on":
+	case "off":
+		c.TranscribeOff = true
+	default:
+		return c, fmt.Errorf("STRATA_TRANSCRIBE: want on or off, got %q", v)
 	}
 	for _, h := range strings.Split(get("STRATA_OUTBOUND_ALLOW", ""), ",") {
 		switch h = strings.TrimSpace(h); h {
@@ -157,10 +171,14 @@ func startVoice(ctx context.Context, app *App) error {
 		defer cancel()
 		return app.Runner.WaitFor(wctx, key, projvoice.Name)
 	}
+	tr, err := transcriber(vc, app)
+	if err != nil {
+		return err
+	}
 	master := app.Identity.Master
 	svc := cmdvoice.New(app.Store, app.Clock, app.Logger, cmdvoice.Config{Provider: parts.Provider, Keys: app.Keys,
 		IndexKey: master.Derive("voice party index"), Jobs: app.Jobs, Deliver: deliverer(client), Sign: outbound.Sign,
-		SecretKey: master.Derive("voice callback signing"), Blobs: blobStore, Zones: numberZones, Wait: wait})
+		SecretKey: master.Derive("voice callback signing"), Blobs: blobStore, Zones: numberZones, Wait: wait, Transcriber: tr})
 	if err := svc.RegisterJobs(app.Jobs); err != nil {
 		return err
 	}
@@ -177,6 +195,24 @@ func startVoice(ctx context.Context, app *App) error {
 		}
 	})
 	return nil
+}
+
+// transcriber is the configured speech-to-text engine: the endpoint when
+// STRATA_TRANSCRIBE_URL is set, else pocketsphinx when installed, else
+// none (recordings stay untranscribed, and the log says why).
+func transcriber(vc VoiceConfig, app *App) (transcribe.Transcriber, error) {
+	if vc.TranscribeOff {
+		return nil, nil
+	}
+	if vc.TranscribeURL != "" {
+		return transcribe.NewOpenAI(transcribe.OpenAIConfig{BaseURL: vc.TranscribeURL, APIKey: vc.TranscribeKey, Model: vc.TranscribeModel})
+	}
+	p, err := transcribe.NewPocketsphinx(transcribe.PocketsphinxConfig{})
+	if err != nil {
+		app.Logger.Info("voice: recordings are not transcribed", "reason", err.Error())
+		return nil, nil
+	}
+	return p, nil
 }
 
 // deliverer posts status callbacks through the outbound client (no retries

@@ -142,7 +142,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {

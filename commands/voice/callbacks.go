@@ -51,6 +51,9 @@ func (CallbackArgs) Kind() string { return "voice.status_callback" }
 
 // RegisterJobs declares the voice job kinds on the jobs service.
 func (s *Service) RegisterJobs(js *jobs.Service) error {
+	if err := jobs.Handle(js, s.transcribeJob, jobs.KindOptions{MaxAttempts: 3, Timeout: 5 * time.Minute}); err != nil {
+		return err
+	}
 	return jobs.Handle(js, s.deliver, jobs.KindOptions{MaxAttempts: 1000, Timeout: 30 * time.Second, Backoff: callbackBackoff})
 }
 

@@ -216,6 +216,9 @@ func (s *Service) callDecide(ctx context.Context, id string, decide func(c *voic
 	err := s.calls.Locked(id, func(e *folds.Entry[voice.Call]) (err error) {
 		app, err = s.calls.DecideThen(ctx, eventstore.Stream{Type: voice.StreamCall, ID: id}, e, false, decide,
 			func(tx *stdsql.Tx, evs []kernel.Event, _ eventstore.Appended) error {
+				if err := s.enqueueTranscripts(ctx, tx, evs); err != nil {
+					return err
+				}
 				return s.enqueueCallbacks(ctx, tx, voice.StreamCall, id, callbackURLOf(&e.State, evs), e.State.Callbacks, seqsOf(evs))
 			})
 		return err

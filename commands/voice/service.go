@@ -23,6 +23,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/jobs"
+	"github.com/strata-platform/strata/commands/transcribe"
 	"github.com/strata-platform/strata/commands/voice/telephony"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/voice"
@@ -48,6 +49,9 @@ type Config struct {
 	SecretKey []byte
 	// Blobs keeps recordings (encrypted).
 	Blobs blobs.Store
+	// Transcriber transcribes recordings (a job per recording); nil: none
+	// are transcribed.
+	Transcriber transcribe.Transcriber
 	// Zones gives the time zones of a number (calling hours); nil: the
 	// guard refuses every call it cannot place (no zone known).
 	Zones func(e164 string) []*time.Location

@@ -59,6 +59,9 @@ type Call struct {
 	Route           string
 	VoicemailID     string
 	VoicemailStatus string
+	// Transcribed notes the recordings a transcript (or its failure) was
+	// recorded for.
+	Transcribed map[string]bool
 }
 
 // Exists reports whether the call was requested.
@@ -110,6 +113,10 @@ func (c *Call) Apply(ev kernel.Event) {
 		c.VoicemailID, c.VoicemailStatus = e.VoicemailID, VoicemailNew
 	case *VoicemailStatusChanged:
 		c.VoicemailStatus = e.To
+	case *TranscriptStored:
+		c.transcribed(e.RecordingID)
+	case *TranscriptFailed:
+		c.transcribed(e.RecordingID)
 	}
 }
 
@@ -285,4 +292,11 @@ func (cb Callbacks) note(e *CallbackAttempted) {
 	case e.Final:
 		cb.Settled[e.Seq] = "failed"
 	}
+}
+
+func (c *Call) transcribed(recording string) {
+	if c.Transcribed == nil {
+		c.Transcribed = map[string]bool{}
+	}
+	c.Transcribed[recording] = true
 }

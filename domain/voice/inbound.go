@@ -114,6 +114,8 @@ func InboundEvents() []func() kernel.Event {
 		func() kernel.Event { return &CallRouted{} },
 		func() kernel.Event { return &VoicemailLeft{} },
 		func() kernel.Event { return &VoicemailStatusChanged{} },
+		func() kernel.Event { return &TranscriptStored{} },
+		func() kernel.Event { return &TranscriptFailed{} },
 	}
 }
 

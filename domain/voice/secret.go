@@ -31,6 +31,11 @@ func SecretOf(ev kernel.Event) (Secret, bool) {
 			e.Remote = &Remote{}
 			return json.Unmarshal(raw, e.Remote)
 		}}, true
+	case *TranscriptStored:
+		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
+			e.Text = &TranscriptText{}
+			return json.Unmarshal(raw, e.Text)
+		}}, true
 	case *CallNoteAdded:
 		return Secret{&e.Secret, plain(e.Text), func(raw []byte) error {
 			e.Text = &NoteText{}

@@ -9,9 +9,11 @@ import (
 	"context"
 	stdsql "database/sql"
 	"encoding/json"
+	"errors"
 
 	"github.com/strata-platform/strata/domain/voice"
 	"github.com/strata-platform/strata/eventstore"
+	"github.com/strata-platform/strata/eventstore/shred"
 )
 
 // Name is the projector's name; its tables live in schema rm_voice_v1.
@@ -20,8 +22,11 @@ const Name = "voice.v1"
 // Schema is the schema of the projector's tables, for qualified queries.
 const Schema = "rm_voice_v1"
 
-// Projector maintains rm_voice_v1.
-type Projector struct{}
+// Projector maintains rm_voice_v1. Keys opens transcripts to index them
+// for search (nil: transcripts are not searchable).
+type Projector struct {
+	Keys *shred.KeyRing
+}
 
 // Name implements projections.Projector.
 func (Projector) Name() string { return Name }
@@ -49,8 +54,7 @@ func sealed(v any) []byte {
 	return b
 }
 
-// Apply implements projections.Projector.
-func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
+func apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
 	switch ev := e.Event.(type) {
 	case *voice.CallRequested:
 		return exec(ctx, tx, `INSERT INTO calls (call_id, tenant, direction, line, number_id, party, remote, status, seq, record,
@@ -155,6 +159,53 @@ func applyRest(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error 
 		return exec(ctx, tx, `DELETE FROM dnc WHERE tenant = $1 AND party = $2`, ev.Tenant, ev.Party)
 	}
 	return applyInbound(ctx, tx, e)
+}
+
+// Apply implements projections.Projector.
+func (p Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
+	switch ev := e.Event.(type) {
+	case *voice.TranscriptStored:
+		return p.transcript(ctx, tx, ev)
+	case *voice.TranscriptFailed:
+		return exec(ctx, tx, `INSERT INTO transcript_failures (call_id, recording_id, engine, reason, at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (call_id, recording_id) DO NOTHING`, ev.CallID, ev.RecordingID, ev.Engine, ev.Reason, ev.At)
+	case *voice.PartyErased:
+		return exec(ctx, tx, `UPDATE transcripts SET search = NULL WHERE tenant = $1 AND party = $2`, ev.Tenant, ev.Party)
+	}
+	return apply(ctx, tx, e)
+}
+
+// transcript records a transcript, its search vector computed from the
+// opened text (none when the key is gone: erased before the projector got
+// here, or in a rebuild after the erasure).
+func (p Projector) transcript(ctx context.Context, tx *stdsql.Tx, ev *voice.TranscriptStored) error {
+	var text *string
+	if p.Keys != nil && ev.Secret.Key != "" {
+		raw, err := p.Keys.Open(ctx, tx, ev.Secret)
+		switch {
+		case errors.Is(err, shred.ErrShredded):
+		case err != nil:
+			return err
+		default:
+			var t voice.TranscriptText
+			if err := json.Unmarshal(raw, &t); err != nil {
+				return err
+			}
+			text = &t.Text
+		}
+	}
+	s := ev.Sentiment
+	if s == nil {
+		s = &voice.Sentiment{}
+	}
+	return exec(ctx, tx, `INSERT INTO transcripts (transcript_id, call_id, recording_id, tenant, party, engine, language, confidence,
+		segments, duration_ms, sentiment_score, sentiment_label, sentiment_method, sentiment_version, sentiment_sum, sentiment_words,
+		sentiment_matched, secret, search, created_at)
+		SELECT $1, $2, $3, tenant, party, $4, $5, $6, $7, $8, $9, nullif($10, ''), nullif($11, ''), nullif($12, ''), $13, $14, $15, $16,
+			CASE WHEN $17::text IS NULL THEN NULL ELSE to_tsvector('english', $17::text) END, $18
+		FROM calls WHERE call_id = $2 ON CONFLICT (transcript_id) DO NOTHING`,
+		ev.TranscriptID, ev.CallID, ev.RecordingID, ev.Engine, ev.Language, ev.Confidence, ev.Segments, ev.DurationMS,
+		s.Score, s.Label, s.Method, s.Version, s.Sum, s.Words, s.Matched, sealed(ev.Secret), text, ev.At)
 }
 
 func applyInbound(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {

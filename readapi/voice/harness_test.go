@@ -18,6 +18,7 @@ import (
 	idcmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/transcribe"
 	cmd "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/commands/voice/telephony"
 	"github.com/strata-platform/strata/domain/voice"
@@ -57,22 +58,24 @@ type options struct {
 	Limiter  *httpx.WindowLimiter
 	Zones    func(string) []*time.Location
 	Handlers map[string]http.Handler
+	// Transcriber transcribes recordings (none when nil).
+	Transcriber transcribe.Transcriber
 }
 
 func start(t *testing.T, o options) *world {
 	t.Helper()
 	api := identitytest.StartWithEvents(t, readidentity.Options{}, voice.Events())
 	logger := slog.New(slog.DiscardHandler)
+	keys, err := shred.New(api.Master.Derive("subject keys"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	runner, err := projections.NewRunner(api.DB, api.Reg, projections.NewSignal(), logger,
-		projections.Config{PollInterval: 5 * time.Millisecond}, projvoice.Projector{})
+		projections.Config{PollInterval: 5 * time.Millisecond}, projvoice.Projector{Keys: keys})
 	if err != nil {
 		t.Fatal(err)
 	}
 	js, err := jobs.New(api.DB, jobs.Config{PollInterval: 20 * time.Millisecond, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := shred.New(api.Master.Derive("subject keys"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +104,7 @@ func start(t *testing.T, o options) *world {
 	}
 	svc := cmd.New(api.Store, api.Clock, logger, cmd.Config{Provider: o.Provider, Keys: keys,
 		IndexKey: api.Master.Derive("voice party index"), Jobs: js, Deliver: deliver, Sign: outbound.Sign,
-		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(t.TempDir()), Zones: zones, Wait: wait})
+		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(t.TempDir()), Zones: zones, Wait: wait, Transcriber: o.Transcriber})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}

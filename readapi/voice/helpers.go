@@ -4,6 +4,7 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/google/uuid"
 
@@ -19,3 +20,5 @@ func isUUID(s string) bool {
 }
 
 func isNoRows(err error) bool { return errors.Is(err, stdsql.ErrNoRows) }
+
+func itoa(n int) string { return strconv.Itoa(n) }

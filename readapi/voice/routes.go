@@ -62,6 +62,10 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(v1+"/compliance/gdpr/delete", a.need(a.gdprDelete)).Methods(post)
 	r.Handle(v1+"/callbacks/signing-secret", a.need(a.signingSecret)).Methods(get)
 
+	r.Handle(v1+"/transcripts", a.need(a.transcripts)).Methods(get)
+	r.Handle(v1+"/transcripts/search", a.need(a.searchTranscripts)).Methods(get)
+	r.Handle(v1+"/transcripts/call/{call_id}", a.need(a.callTranscripts)).Methods(get)
+	r.Handle(v1+"/analytics/sentiment/{call_id}", a.need(a.sentiment)).Methods(get)
 	r.Handle(v1+"/analytics/call-volume", a.need(a.callVolume)).Methods(get)
 	r.Handle(v1+"/analytics/agent-performance", a.need(a.agentPerformance)).Methods(get)
 	r.Handle(v1+"/analytics/queue-reports", a.need(a.queueReports)).Methods(get)
