@@ -149,6 +149,7 @@ func startVoice(ctx context.Context, app *App) error {
 	}
 	client := outbound.New(outbound.Config{Allow: vc.OutboundAllow, Logger: app.Logger})
 	parts := &voiceParts{Handlers: map[string]http.Handler{}, Blobs: blobStore}
+	var svc *cmdvoice.Service // the provider's reports reach it once built
 	switch {
 	case vc.SIPTrunk != "":
 		p, err := sip.New(ctx, sip.Config{ListenAddr: vc.SIPListen, Trunk: vc.SIPTrunk, Domain: vc.SIPDomain,
@@ -159,7 +160,12 @@ func startVoice(ctx context.Context, app *App) error {
 		parts.Provider, parts.Closer = p, p.Close
 	case vc.TwilioAccountSID != "":
 		p, err := twilio.New(twilio.Config{BaseURL: vc.TwilioBaseURL, AccountSID: vc.TwilioAccountSID, AuthToken: vc.TwilioAuthToken,
-			StatusCallbackURL: vc.PublicURL + "/api/v1/providers/twilio/status", Client: client, Logger: app.Logger})
+			StatusCallbackURL: vc.PublicURL + "/api/v1/providers/twilio/status", Client: client, Logger: app.Logger,
+			OnMessageStatus: func(m twilio.MessageStatus) {
+				if err := svc.ProviderMessageStatus(context.Background(), m.ProviderID, m.Status, m.ErrorCode); err != nil {
+					app.Logger.Warn("voice: message status not recorded", "provider_id", m.ProviderID, "err", err)
+				}
+			}})
 		if err != nil {
 			return fmt.Errorf("voice: Twilio adapter: %w", err)
 		}
@@ -176,7 +182,7 @@ func startVoice(ctx context.Context, app *App) error {
 		return err
 	}
 	master := app.Identity.Master
-	svc := cmdvoice.New(app.Store, app.Clock, app.Logger, cmdvoice.Config{Provider: parts.Provider, Keys: app.Keys,
+	svc = cmdvoice.New(app.Store, app.Clock, app.Logger, cmdvoice.Config{Provider: parts.Provider, Keys: app.Keys,
 		IndexKey: master.Derive("voice party index"), Jobs: app.Jobs, Deliver: deliverer(client), Sign: outbound.Sign,
 		SecretKey: master.Derive("voice callback signing"), Blobs: blobStore, Zones: numberZones, Wait: wait, Transcriber: tr})
 	if err := svc.RegisterJobs(app.Jobs); err != nil {

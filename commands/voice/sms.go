@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/strata-platform/strata/commands/voice/telephony"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -200,4 +201,29 @@ func providerName(s *Service) string {
 		return ""
 	}
 	return s.cfg.Provider.Name()
+}
+
+// ProviderMessageStatus records a delivery report the provider sent for
+// its message providerID (a Twilio status callback): the message is found
+// by the provider's id in the read model, waiting up to two seconds for a
+// send that is still being recorded.
+func (s *Service) ProviderMessageStatus(ctx context.Context, providerID, status, code string) error {
+	var id string
+	for wait := 20 * time.Millisecond; ; wait *= 2 {
+		err := s.store.DB().QueryRowContext(ctx, `SELECT message_id FROM rm_voice_v1.messages WHERE provider_id = $1`, providerID).Scan(&id)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, stdsql.ErrNoRows) {
+			return err
+		}
+		if wait > time.Second {
+			return kernel.NotFound("no message with provider id " + providerID)
+		}
+		time.Sleep(wait)
+	}
+	if status == voice.MsgQueued || status == "accepted" || status == "scheduled" {
+		return nil
+	}
+	return s.MessageStatus(ctx, id, status, code, "")
 }
