@@ -160,6 +160,11 @@ func load(scenario string, vars map[string]string) ([]byte, error) {
 	return []byte(s), nil
 }
 
+// Load is scenario (an embedded scenario's name, else a file path) with
+// its placeholders filled from vars, for a runner of SIPp outside tests
+// (readapi/voice/voicebench); a placeholder left unfilled is an error.
+func Load(scenario string, vars map[string]string) ([]byte, error) { return load(scenario, vars) }
+
 // Start runs sipp with scenario on free ports of 127.0.0.1 (SIP, media
 // and control). With remote empty SIPp is a UAS; otherwise a UAC calling
 // remote (host:port). It returns once SIPp holds its SIP port, retrying on

@@ -37,3 +37,13 @@ func TestPCAP(t *testing.T) {
 		t.Fatalf("dtmf_2833_1.pcap: %d packets, %d audio samples, %v", len(dtmf), AudioSamples(dtmf), err)
 	}
 }
+
+func TestLoadFillsForRunnersOutsideTests(t *testing.T) {
+	src, err := Load("uas_message.xml", map[string]string{"to": `\+1555`, "status": "200", "reason": "OK"})
+	if err != nil || !strings.Contains(string(src), "SIP/2.0 200 OK") || !strings.Contains(string(src), `^MESSAGE sip:\+1555@`) {
+		t.Fatalf("Load: %v\n%s", err, src)
+	}
+	if _, err := Load("uas_message.xml", nil); err == nil {
+		t.Fatal("Load left placeholders unfilled without an error")
+	}
+}
