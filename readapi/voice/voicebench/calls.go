@@ -1,0 +1,266 @@
+package voicebench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/strata-platform/strata/eventstore/storebench"
+)
+
+var (
+	pcts       = []float64{0.5, 0.95, 0.99}
+	eventMoves = []string{"voice.call_answered", "voice.call_ended"}
+)
+
+// outbound is the outbound phase: its baselines (the raw INSERT at the
+// rate of the measured events, the minimal handler at the call rate),
+// then the calls.
+func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
+	o := b.o
+	n := int(o.Duration.Seconds()) * o.CPS
+	o.Logf("baseline: raw INSERT of an event at %d/s for %s (the rate of call_answered + call_ended) ...", 2*o.CPS, o.Duration)
+	baseEv, bn, bspan, err := b.base.events(ctx, 2*o.CPS, o.Duration)
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  %d inserts at %.1f/s: recorded_at - at %s", bn, achieved(bn, bspan), ms(baseEv))
+	o.Logf("baseline: minimal INSERT handler at %d/s for %s ...", o.CPS, o.Duration)
+	baseHTTP, err := b.baseHTTP(ctx, o.CPS)
+	if err != nil {
+		return nil, err
+	}
+
+	o.Logf("outbound: %d calls (%d/s for %s) through POST /api/v1/calls/outbound to a SIPp UAS (answer, 200 ms, BYE), status callbacks to %s ...",
+		n, o.CPS, o.Duration, b.rcv.url)
+	uas, err := b.start(sippRun{Scenario: "uas_answer_bye.xml", Port: trunkPort(b.trunk), Calls: n, Timeout: o.Duration + o.Drain,
+		Vars: map[string]string{"to": regexp.QuoteMeta(callee), "from": regexp.QuoteMeta(lineOut), "call_id": "[0-9a-f-]{36}"}})
+	if err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	replies, span := load(ctx, b.http, b.srv.URL+"/api/v1/calls/outbound", b.srv.Token, o.CPS, o.Duration, func(i int) []byte {
+		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee,
+			"status_callback_url": b.rcv.url + "?n=" + strconv.Itoa(i)}) // strings always marshal
+		return raw
+	})
+	api := tally(replies, 201)
+	ids := map[string]bool{}
+	for _, r := range replies {
+		var c struct {
+			ID string `json:"id"`
+		}
+		if r.err == nil && r.status == 201 && json.Unmarshal(r.raw, &c) == nil && c.ID != "" {
+			ids[c.ID] = true
+		}
+	}
+	o.Logf("  %d requests at %.1f/s: %d answered 201 (%s), %d otherwise%s", len(replies), achieved(len(replies), span),
+		len(api.ok), ms(api.ok), api.other, example(api.example))
+	st, uerr := uas.wait(o.Drain)
+	o.Logf("  SIPp UAS: %d calls successful, %d failed, done %s after the first request%s", st.Successful, st.Failed,
+		time.Since(begin).Round(time.Millisecond), errLine(uerr))
+
+	// Every call's end, then every callback.
+	var calls map[string]*call
+	ended, moves := 0, 0
+	deadline := time.Now().Add(o.Drain)
+	for {
+		if calls, err = loadCalls(ctx, b.srv.DB); err != nil {
+			return nil, err
+		}
+		ended, moves = 0, 0
+		for id := range ids {
+			c := calls[id]
+			if c == nil {
+				continue
+			}
+			if _, ok := c.Ended(); ok {
+				ended++
+			}
+			moves += c.Moves()
+		}
+		if (ended == len(ids) && b.rcv.received() >= moves) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	o.Logf("  %d of %d calls ended, %d status moves, %d callbacks received, %s after the first request", ended, len(ids), moves,
+		b.rcv.received(), time.Since(begin).Round(time.Millisecond))
+
+	var lat, latAns, latEnd []time.Duration
+	completed, answered, inOrder, delivered, failedAttempts := 0, 0, 0, 0, 0
+	outcomes := map[string]int{}
+	var disorder []string
+	for id := range ids {
+		c := calls[id]
+		if c == nil {
+			outcomes["no stream"]++
+			continue
+		}
+		if e, ok := c.Ended(); ok {
+			outcomes[e.Status+" "+e.Reason]++
+			if e.Status == "completed" {
+				completed++
+			}
+		} else {
+			outcomes["not ended"]++
+		}
+		if c.Has("voice.call_answered") {
+			answered++
+		}
+		lat = append(lat, c.Latencies(eventMoves...)...)
+		latAns = append(latAns, c.Latencies("voice.call_answered")...)
+		latEnd = append(latEnd, c.Latencies("voice.call_ended")...)
+		got := b.rcv.of(id)
+		if InOrder(got, c.Moves()) {
+			inOrder++
+		} else if len(disorder) < 3 {
+			disorder = append(disorder, fmt.Sprintf("%s: %d moves, callbacks %v", id, c.Moves(), got))
+		}
+		d, f := c.Attempts()
+		delivered, failedAttempts = delivered+d, failedAttempts+f
+	}
+	o.Logf("  outcomes %s; %d answered; callback attempts: %d delivered, %d failed%s", counts(outcomes), answered, delivered,
+		failedAttempts, example(strings.Join(disorder, "; ")))
+	o.Logf("  SIP -> event: call_answered %s; call_ended %s", ms(latAns), ms(latEnd))
+
+	figs := []storebench.Figure{
+		Count(fmt.Sprintf("outbound: calls placed, POST /calls/outbound 201 (of %d at %d/s)", n, o.CPS), "calls", len(ids), n),
+		Count("outbound: calls answered and ended, completed (no lost call event)", "calls", min(completed, answered), n),
+		Count("outbound: calls whose status callbacks all arrived, once each, in order", "calls", inOrder, n),
+	}
+	figs = append(figs, Quantiles("outbound: SIP 200/BYE -> call_answered/call_ended recorded", fmt.Sprintf("raw INSERT at %d/s", 2*o.CPS),
+		lat, baseEv, pcts, map[float64]float64{0.99: eventP99Ms})...)
+	figs = append(figs, Quantiles(fmt.Sprintf("POST /calls/outbound at %d/s", o.CPS), fmt.Sprintf("minimal INSERT handler at %d/s", o.CPS),
+		api.ok, baseHTTP, pcts, nil)...)
+	return figs, nil
+}
+
+// inbound is the inbound phase: its baseline (the raw INSERT at the call
+// rate), then SIPp's calls to the IVR.
+func (b *bench) inbound(ctx context.Context) ([]storebench.Figure, error) {
+	o := b.o
+	n := int(o.Duration.Seconds()) * o.CPS
+	o.Logf("baseline: raw INSERT of an event at %d/s for %s (the rate of call_ended) ...", o.CPS, o.Duration)
+	baseEv, bn, bspan, err := b.base.events(ctx, o.CPS, o.Duration)
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  %d inserts at %.1f/s: recorded_at - at %s", bn, achieved(bn, bspan), ms(baseEv))
+	before, err := loadCalls(ctx, b.srv.DB)
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("inbound: %d calls (%d/s for %s) from a SIPp UAC to %s at %s: the IVR answers, key 1 a second later, we hang up ...",
+		n, o.CPS, o.Duration, lineIVR, b.srv.SIPAddr)
+	begin := time.Now()
+	uac, err := b.start(sippRun{Scenario: "uac_ivr.xml", Remote: b.srv.SIPAddr, Calls: n, Rate: o.CPS, Timeout: o.Duration + o.Drain,
+		Vars: map[string]string{"from": caller, "to": lineIVR, "digit": "1"}})
+	if err != nil {
+		return nil, err
+	}
+	st, uerr := uac.wait(o.Duration + o.Drain)
+	o.Logf("  SIPp UAC: %d calls successful, %d failed, done in %s%s", st.Successful, st.Failed, time.Since(begin).Round(time.Millisecond), errLine(uerr))
+
+	var in []*call
+	ended := 0
+	deadline := time.Now().Add(o.Drain)
+	for {
+		calls, err := loadCalls(ctx, b.srv.DB)
+		if err != nil {
+			return nil, err
+		}
+		in, ended = in[:0], 0
+		for id, c := range calls {
+			if before[id] == nil && c.Direction == "inbound" {
+				in = append(in, c)
+				if _, ok := c.Ended(); ok {
+					ended++
+				}
+			}
+		}
+		if (len(in) >= n && ended == len(in)) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	var lat []time.Duration
+	outcomes := map[string]int{}
+	hungUp := 0
+	for _, c := range in {
+		e, ok := c.Ended()
+		if !ok {
+			outcomes["not ended"]++
+			continue
+		}
+		outcomes[e.Status+" "+e.Reason]++
+		if e.Status == "completed" && c.Has("voice.call_digit_received") {
+			hungUp++
+		}
+		lat = append(lat, c.Latencies("voice.call_ended")...)
+	}
+	o.Logf("  %d inbound calls recorded, %d ended (%s), %d after the caller's key; %s after the first call", len(in), ended,
+		counts(outcomes), hungUp, time.Since(begin).Round(time.Millisecond))
+	o.Logf("  SIP -> event: call_ended %s", ms(lat))
+	figs := []storebench.Figure{
+		Count(fmt.Sprintf("inbound: IVR calls recorded with their end, completed after key 1 (of %d at %d/s)", n, o.CPS), "calls", hungUp, n),
+	}
+	figs = append(figs, Quantiles("inbound: SIP 200 to our BYE -> call_ended recorded", fmt.Sprintf("raw INSERT at %d/s", o.CPS),
+		lat, baseEv, pcts, map[float64]float64{0.99: eventP99Ms})...)
+	return figs, nil
+}
+
+// baseHTTP runs the minimal INSERT handler at rate for the phase's
+// duration and returns its latencies.
+func (b *bench) baseHTTP(ctx context.Context, rate int) ([]time.Duration, error) {
+	replies, span := load(ctx, b.http, b.base.url, "", rate, b.o.Duration, func(int) []byte {
+		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee, "body": smsBody}) // strings always marshal
+		return raw
+	})
+	out := tally(replies, 201)
+	b.o.Logf("  %d requests at %.1f/s: %s", len(replies), achieved(len(replies), span), ms(out.ok))
+	if out.other > 0 {
+		return nil, fmt.Errorf("voicebench: the baseline handler failed %d requests: %s", out.other, out.example)
+	}
+	return out.ok, nil
+}
+
+// trunkPort is the port of a 127.0.0.1:port address.
+func trunkPort(addr string) int {
+	_, p, _ := strings.Cut(addr, ":")
+	n, _ := strconv.Atoi(p)
+	return n
+}
+
+// counts prints a map of counts, largest first.
+func counts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] || m[keys[i]] == m[keys[j]] && keys[i] < keys[j] })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d %s", m[k], k)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func example(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
+}
+
+func errLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "\n" + err.Error()
+}

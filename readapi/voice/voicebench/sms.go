@@ -1,0 +1,51 @@
+package voicebench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/strata-platform/strata/eventstore/storebench"
+)
+
+// sms is the SMS phase: its baseline (the minimal INSERT handler at the
+// same rate), then POST /api/v1/sms/send, each MESSAGE answered 200 by a
+// SIPp UAS at the trunk.
+func (b *bench) sms(ctx context.Context) ([]storebench.Figure, error) {
+	o := b.o
+	n := int(o.Duration.Seconds()) * o.SMSRate
+	o.Logf("baseline: minimal INSERT handler at %d/s for %s ...", o.SMSRate, o.Duration)
+	baseHTTP, err := b.baseHTTP(ctx, o.SMSRate)
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("sms: %d messages (%d/s for %s) through POST /api/v1/sms/send, a SIPp UAS answering each MESSAGE 200 ...", n, o.SMSRate, o.Duration)
+	uas, err := b.start(sippRun{Scenario: "uas_message.xml", Port: trunkPort(b.trunk), Calls: n, Timeout: o.Duration + o.Drain,
+		Vars: map[string]string{"to": regexp.QuoteMeta(callee), "status": "200", "reason": "OK"}})
+	if err != nil {
+		return nil, err
+	}
+	begin := time.Now()
+	body, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee, "body": smsBody}) // strings always marshal
+	replies, span := load(ctx, b.http, b.srv.URL+"/api/v1/sms/send", b.srv.Token, o.SMSRate, o.Duration, func(int) []byte { return body })
+	api := tally(replies, 201)
+	sent := 0
+	for _, r := range replies {
+		var m struct {
+			Status string `json:"status"`
+		}
+		if r.err == nil && r.status == 201 && json.Unmarshal(r.raw, &m) == nil && m.Status == "sent" {
+			sent++
+		}
+	}
+	o.Logf("  %d requests at %.1f/s: %d answered 201 (%d sent; %s), %d otherwise%s", len(replies), achieved(len(replies), span),
+		len(api.ok), sent, ms(api.ok), api.other, example(api.example))
+	st, uerr := uas.wait(30 * time.Second)
+	o.Logf("  SIPp UAS: %d MESSAGEs answered, %d failed, done %s after the first request%s", st.Successful, st.Failed,
+		time.Since(begin).Round(time.Millisecond), errLine(uerr))
+	figs := []storebench.Figure{Count(fmt.Sprintf("sms: POST /sms/send 201, status sent (of %d at %d/s)", n, o.SMSRate), "msgs", sent, n)}
+	return append(figs, Quantiles(fmt.Sprintf("POST /sms/send at %d/s", o.SMSRate), fmt.Sprintf("minimal INSERT handler at %d/s", o.SMSRate),
+		api.ok, baseHTTP, pcts, map[float64]float64{0.95: smsP95Ms})...), nil
+}
