@@ -183,6 +183,31 @@ type Receiver interface {
 	Receive(handle func(ctx context.Context, in Inbound))
 }
 
+// InboundSMS is a text message arriving at one of our numbers.
+type InboundSMS struct {
+	// ProviderID is the provider's id of the message, unique per message
+	// (SIP: "<Call-ID>/<CSeq number>", since a sender may send several
+	// messages under one Call-ID). Retransmissions of one request are
+	// absorbed by the adapter; a sender that sends the message again as a
+	// new request (after a refusal or a lost answer) may give it a new id.
+	ProviderID string
+	// From and To are the numbers as the far end sent them (E.164 from a
+	// trunk that sends E.164; SIP: the user parts of the From and To URIs).
+	From, To string
+	// Body is the text, UTF-8.
+	Body string
+}
+
+// SMSReceiver is a provider that can take inbound SMS. handle is called
+// once per arriving message, on a goroutine of its own, with a context
+// that ends when the provider must answer the network (SIP: 10 s) or
+// closes. The provider accepts the message (SIP: 200 OK) only once handle
+// returns nil; an error refuses it (SIP: 500), and the network may try
+// again later. Without a handler messages are refused (SIP: 480).
+type SMSReceiver interface {
+	ReceiveSMS(handle func(ctx context.Context, m InboundSMS) error)
+}
+
 // Errors adapters return.
 var (
 	// ErrTransfer: the transfer target did not answer or refused.

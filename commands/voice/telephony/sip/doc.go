@@ -1,7 +1,8 @@
 // Package sip is the SIP adapter of the voice service's telephony
 // interface: telephony.Provider (Dial, SendSMS, Ping), telephony.Receiver
-// (inbound calls) and telephony.Call (Hangup, Transfer), over UDP to one
-// SIP trunk, with G.711 RTP media.
+// (inbound calls), telephony.SMSReceiver (inbound MESSAGEs) and
+// telephony.Call (Hangup, Transfer), over UDP to one SIP trunk, with
+// G.711 RTP media.
 //
 // # Libraries
 //
@@ -108,6 +109,17 @@
 // SendSMS: SIP MESSAGE (RFC 3428, text/plain) to sip:<To>@<Trunk>; 2xx is
 // Status "sent" with the MESSAGE's Call-ID as ProviderID, a final
 // 3xx-6xx an error wrapping telephony.ErrRejected, no answer an error.
+//
+// Inbound SMS (telephony.SMSReceiver): a MESSAGE arriving at our listener
+// goes to the ReceiveSMS handler with From and To the user parts of the
+// From and To URIs, the body as sent and ProviderID "<Call-ID>/<CSeq
+// number>". We answer 200 once the handler returns nil, 500 when it
+// returns an error (its context ends after 10 s, well before the sender's
+// Timer F), 480 without a handler, 415 (Accept: text/plain) for a body other than
+// text/plain in UTF-8 or US-ASCII, 400 for a body that is not UTF-8. Its
+// server transaction absorbs the sender's retransmissions, so the handler
+// runs once per MESSAGE.
+//
 // Ping: OPTIONS to the trunk; any SIP response (even 4xx/5xx: a SIP
 // element answered) before the context's deadline is healthy, none is an
 // error.

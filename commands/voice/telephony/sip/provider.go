@@ -68,9 +68,10 @@ type Provider struct {
 	closeOnce sync.Once
 	calls     sync.WaitGroup // call goroutines
 
-	mu      sync.Mutex // guards dialogs and handle; never held across I/O
-	dialogs map[string]dialogHandler
-	handle  func(ctx context.Context, in telephony.Inbound)
+	mu        sync.Mutex // guards dialogs and the handlers; never held across I/O
+	dialogs   map[string]dialogHandler
+	handle    func(ctx context.Context, in telephony.Inbound)
+	handleSMS func(ctx context.Context, m telephony.InboundSMS) error
 }
 
 // dialogHandler receives the in-dialog requests of one of our calls,
@@ -169,6 +170,7 @@ func New(ctx context.Context, cfg Config) (*Provider, error) {
 	p.srv.OnAck(p.onAck)
 	p.srv.OnBye(p.inDialog(func(h dialogHandler, r *sip.Request, tx sip.ServerTransaction) { h.onBye(r, tx) }))
 	p.srv.OnNotify(p.inDialog(func(h dialogHandler, r *sip.Request, tx sip.ServerTransaction) { h.onNotify(r, tx) }))
+	p.srv.OnMessage(p.onMessage)
 	p.srv.OnOptions(func(req *sip.Request, tx sip.ServerTransaction) {
 		respond(tx, req, 200, "OK")
 	})
