@@ -181,7 +181,7 @@ const noiseFloor = 0.003
 // recording always gives the same transcript). Upsampling alone leaves that
 // band digitally silent, which the wideband model has never heard: on
 // espeak-ng speech through G.711 the word error rate was 0.95-1.0 without
-// the floor and 0.67-0.84 with it (see the package doc).
+// the floor and 0.67-0.83 with it (see the package doc).
 func narrowband(rate int) []string {
 	hp := fmt.Sprintf("highpass=f=%d:poles=2", rate/2)
 	return []string{

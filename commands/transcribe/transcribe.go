@@ -21,9 +21,10 @@ type Transcriber interface {
 	Transcribe(ctx context.Context, a Audio) (Transcript, error)
 }
 
-// Audio is the speech to transcribe: either WAV (any container and codec
-// ffmpeg reads; call recordings and voicemails are 8 kHz WAV) or PCM, mono
-// signed 16-bit samples at SampleRate. WAV wins when both are set.
+// Audio is the speech to transcribe: either WAV (call recordings and
+// voicemails are 8 kHz WAV; the offline engine reads any container and
+// codec ffmpeg reads, the OpenAI engine uploads it as audio.wav) or PCM,
+// mono signed 16-bit samples at SampleRate. WAV wins when both are set.
 type Audio struct {
 	WAV        []byte
 	PCM        []int16
@@ -129,7 +130,9 @@ func refuse(lang string, engines ...Transcriber) *LanguageError {
 		e.Engines = append(e.Engines, Offer{Engine: t.Name(), Languages: t.Languages()})
 	}
 	e.Could = append(e.Could, "an OpenAI-compatible transcription endpoint (OpenAI engine, e.g. whisper-1)")
-	if primary(lang) != "en" {
+	if primary(lang) == "en" {
+		e.Could = append(e.Could, "the offline Pocketsphinx engine (Debian packages pocketsphinx, pocketsphinx-en-us and ffmpeg)")
+	} else {
 		e.Could = append(e.Could, "pocketsphinx with a "+lang+" acoustic model, language model and dictionary (not packaged in Debian)")
 	}
 	return e
