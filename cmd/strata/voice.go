@@ -192,6 +192,12 @@ func startVoice(ctx context.Context, app *App) error {
 	if rc, ok := parts.Provider.(telephony.Receiver); ok {
 		rc.Receive(func(ctx context.Context, in telephony.Inbound) { svc.Inbound(ctx, in) })
 	}
+	if rc, ok := parts.Provider.(telephony.SMSReceiver); ok {
+		rc.ReceiveSMS(func(ctx context.Context, m telephony.InboundSMS) error {
+			_, err := svc.Receive(ctx, m.To, m.From, m.Body, m.ProviderID)
+			return err
+		})
+	}
 	app.Go(func(ctx context.Context) { svc.RunHealth(ctx, vc.HealthEvery) })
 	app.Go(func(ctx context.Context) {
 		<-ctx.Done()

@@ -151,6 +151,7 @@ func (s *Service) report(id string, p telephony.Progress) {
 			s.mu.Lock()
 			delete(s.live, id)
 			delete(s.digits, id)
+			delete(s.transfers, id)
 			s.mu.Unlock()
 		}()
 	}
@@ -182,7 +183,7 @@ func (s *Service) report(id string, p telephony.Progress) {
 // recording stores the encrypted audio first and records it with the end.
 func (s *Service) progress(ctx context.Context, id string, m voice.Move, rec *telephony.Recording) error {
 	var stored *voice.CallRecordingStored
-	if m.Kind == voice.MoveEnded && rec != nil && len(rec.WAV) > 0 {
+	if m.Kind == voice.MoveEnded && rec != nil && rec.Samples > 0 {
 		var err error
 		if stored, err = s.storeRecording(ctx, id, rec); err != nil {
 			return err

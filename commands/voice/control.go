@@ -94,13 +94,19 @@ func (s *Service) Hangup(ctx context.Context, a Actor, id string) error {
 // waitOver waits (bounded) until the call's end is recorded, so the answer
 // to a hangup shows the terminal status.
 func (s *Service) waitOver(ctx context.Context, id string, limit time.Duration) error {
+	return s.waitCall(ctx, id, limit, (*voice.Call).Over)
+}
+
+// waitCall waits (bounded by limit) until the call's fold satisfies done:
+// a move the provider reports after a command returned.
+func (s *Service) waitCall(ctx context.Context, id string, limit time.Duration, done func(c *voice.Call) bool) error {
 	deadline := time.Now().Add(limit)
 	for time.Now().Before(deadline) {
-		var over bool
-		if err := s.callView(ctx, id, func(c *voice.Call) error { over = c.Over(); return nil }); err != nil {
+		var ok bool
+		if err := s.callView(ctx, id, func(c *voice.Call) error { ok = done(c); return nil }); err != nil {
 			return err
 		}
-		if over {
+		if ok {
 			return nil
 		}
 		select {
@@ -156,6 +162,8 @@ func (s *Service) Transfer(ctx context.Context, a Actor, id, target, kind string
 	s.mu.Unlock()
 	if err := call.Transfer(ctx, target, kind == TransferWarm); err != nil {
 		if errors.Is(err, telephony.ErrTransfer) {
+			// The far end is resumed: wait until that is recorded too.
+			_ = s.waitCall(ctx, id, 5*time.Second, func(c *voice.Call) bool { return !c.OnHold || c.Over() })
 			return kernel.Conflict("the transfer target did not take the call; the call goes on as before", err)
 		}
 		if errors.Is(err, telephony.ErrCallOver) {
@@ -163,7 +171,9 @@ func (s *Service) Transfer(ctx context.Context, a Actor, id, target, kind string
 		}
 		return kernel.Unavailable("the provider did not carry out the transfer", err)
 	}
-	return nil
+	// The adapter reports the transfer as the call's next move: the answer
+	// shows it once recorded.
+	return s.waitCall(ctx, id, 5*time.Second, func(c *voice.Call) bool { return c.Transferred || c.Over() })
 }
 
 // transferType is the type of the transfer in flight on call id.

@@ -3,6 +3,7 @@ package voice
 import (
 	"context"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/strata-platform/strata/commands/voice/telephony"
@@ -65,7 +66,17 @@ func (s *Service) Inbound(ctx context.Context, in telephony.Inbound) {
 	s.mu.Lock()
 	s.live[id], s.digits[id] = in.Call, digits
 	s.mu.Unlock()
+	// Answer returns once the caller's ACK arrived, but the adapter may
+	// report keys or the caller's BYE before that: the answer is recorded
+	// before the first of them (or right after Answer returns).
+	var answered sync.Once
+	markAnswered := func() {
+		answered.Do(func() {
+			s.report(id, telephony.Progress{Kind: telephony.Answered, At: s.Now(), SIPCode: 200, Reason: "answered"})
+		})
+	}
 	report := func(p telephony.Progress) {
+		markAnswered()
 		if p.Kind == telephony.Digit {
 			s.digit(id, p)
 			select {
@@ -81,7 +92,7 @@ func (s *Service) Inbound(ctx context.Context, in telephony.Inbound) {
 		s.report(id, telephony.Progress{Kind: telephony.Ended, At: s.Now(), Outcome: telephony.Failed, Reason: "answer_failed"})
 		return
 	}
-	s.report(id, telephony.Progress{Kind: telephony.Answered, At: s.Now(), SIPCode: 200, Reason: "answered"})
+	markAnswered()
 	s.routeInbound(ctx, id, in, route, digits)
 }
 

@@ -82,6 +82,9 @@ func (c *Call) Apply(ev kernel.Event) {
 		}
 	case *CallRinging:
 		c.step(e.Step, StatusRinging)
+		if e.ProviderCallID != "" {
+			c.ProviderCallID = e.ProviderCallID
+		}
 	case *CallAnswered:
 		c.step(e.Step, StatusInProgress)
 		c.AnsweredAt = e.At
@@ -178,7 +181,7 @@ func (c *Call) Progress(m Move) ([]kernel.Event, error) {
 		if rank >= statusRank(StatusRinging) {
 			return nil, nil
 		}
-		return []kernel.Event{&CallRinging{Step: st}}, nil
+		return []kernel.Event{&CallRinging{Step: st, ProviderCallID: m.ProviderCallID}}, nil
 	case MoveAnswered:
 		if rank >= statusRank(StatusInProgress) {
 			return nil, nil

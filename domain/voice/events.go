@@ -90,8 +90,12 @@ type CallDialing struct {
 	ProviderCallID string `json:"provider_call_id,omitempty"`
 }
 
-// CallRinging: the far end rings (status "ringing").
-type CallRinging struct{ Step }
+// CallRinging: the far end rings (status "ringing"); an inbound call's
+// first move, so it carries the provider's call id too.
+type CallRinging struct {
+	Step
+	ProviderCallID string `json:"provider_call_id,omitempty"`
+}
 
 // CallAnswered: the far end picked up (status "in-progress").
 type CallAnswered struct{ Step }

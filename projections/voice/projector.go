@@ -67,7 +67,10 @@ func apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
 			provider_call_id = CASE WHEN $4 = '' THEN provider_call_id ELSE $4 END, updated_at = $5 WHERE call_id = $1`,
 			ev.CallID, ev.Seq, ev.SIPCode, ev.ProviderCallID, ev.At)
 	case *voice.CallRinging:
-		return step(ctx, tx, ev.Step, "ringing")
+		if err := step(ctx, tx, ev.Step, "ringing"); err != nil {
+			return err
+		}
+		return exec(ctx, tx, `UPDATE calls SET provider_call_id = $2 WHERE call_id = $1 AND $2 <> ''`, ev.CallID, ev.ProviderCallID)
 	case *voice.CallAnswered:
 		if err := step(ctx, tx, ev.Step, "in-progress"); err != nil {
 			return err

@@ -156,7 +156,6 @@ func TestSIPCallWarmTransfer(t *testing.T) {
 // The answer to a successful POST transfer shows the call transferred
 // (as the answer to a hangup shows it ended).
 func TestSIPCallTransferAnswerShowsTheTransfer(t *testing.T) {
-	t.Skip("BUG: POST /calls/{id}/transfer answers before the transferred move is recorded: transferred false, on_hold true (commands/voice/control.go Transfer does not wait like Hangup's waitOver)")
 	t.Parallel()
 	sw := startSIP(t, sipConfig{Scenario: "uas_warm_transfer.xml", Sipp: sipptest.Options{Calls: 2, Vars: outboundVars()}})
 	c := sw.dial(t, false, "")

@@ -65,8 +65,9 @@ func TestSIPInboundIVR(t *testing.T) {
 	c := sw.inboundCall(t)
 	sipp.Wait(10 * time.Second)
 	s := sw.stream(t, c.ID)
+	// The caller sent keys, no audio: no (empty) recording is stored.
 	s.want(t, "call_requested", "call_ringing", "call_answered", "call_routed", "call_digit_received", "call_routed",
-		"call_ended", "call_recording_stored")
+		"call_ended")
 	var routes []string
 	for _, e := range s.all {
 		if r, ok := e.Event.(*voice.CallRouted); ok {
@@ -82,8 +83,12 @@ func TestSIPInboundIVR(t *testing.T) {
 	if got := sw.getCall(t, c.ID); got.Status != voice.StatusCompleted || str(got.Reason) != "local_hangup" || got.Duration < 1 || got.AnsweredAt == nil {
 		t.Errorf("GET call: %+v", got)
 	}
-	// The caller sent keys, no audio: an empty recording.
-	checkRecording(t, sw, c.ID, event[*voice.CallRecordingStored](t, s), "PCMU", 0, 0)
+	var recs struct {
+		Total int `json:"total"`
+	}
+	if st, raw := sw.do(t, sw.u, "GET", "/api/v1/calls/"+c.ID+"/recordings", nil, &recs); st != 200 || recs.Total != 0 {
+		t.Errorf("recordings of a call with no audio: %d %s", st, raw)
+	}
 }
 
 // No routing: voicemail. The caller talks (g711a.pcap, PCMA) and hangs
@@ -119,7 +124,6 @@ func TestSIPInboundVoicemail(t *testing.T) {
 // The call's SIP Call-ID is kept: GET /api/v1/calls/{id} shows it as
 // provider_call_id, as for outbound calls.
 func TestSIPInboundProviderCallID(t *testing.T) {
-	t.Skip("BUG: an inbound call's provider_call_id is null: Inbound reports it on the ringing move, but domain/voice Call.Progress keeps ProviderCallID only on CallDialing")
 	t.Parallel()
 	sw := startSIP(t, sipConfig{})
 	ids := sw.receive()
@@ -134,8 +138,9 @@ func TestSIPInboundProviderCallID(t *testing.T) {
 
 // A caller who hangs up as soon as they are answered still had an
 // answered call: completed, not failed (the service records the answer
-// while the adapter already reports the caller's BYE). On voicemail the
-// empty message is kept; a queued call is not recorded.
+// while the adapter already reports the caller's BYE). A caller who hangs
+// up before saying anything leaves no voicemail (no empty message); a
+// queued call is not recorded.
 func TestSIPInboundCallerHangsUpAtOnce(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -143,7 +148,7 @@ func TestSIPInboundCallerHangsUpAtOnce(t *testing.T) {
 		routing map[string]any
 		events  []string
 	}{
-		{"voicemail", nil, []string{"call_requested", "call_ringing", "call_answered", "call_routed", "call_ended", "call_recording_stored", "voicemail_left"}},
+		{"voicemail", nil, []string{"call_requested", "call_ringing", "call_answered", "call_routed", "call_ended"}},
 		{"queue", map[string]any{"type": "queue", "target_id": "support"}, []string{"call_requested", "call_ringing", "call_answered", "call_routed", "call_ended"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
