@@ -50,6 +50,8 @@ type world struct {
 	Svc      *cmd.Service
 	Runner   *projections.Runner
 	Jobs     *jobs.Service
+	// BlobDir is where the blob store keeps its files.
+	BlobDir string
 }
 
 // options tune start.
@@ -98,13 +100,14 @@ func start(t *testing.T, o options) *world {
 		resp.Body.Close()
 		return resp.StatusCode, nil
 	}
+	blobDir := t.TempDir()
 	zones := o.Zones
 	if zones == nil {
 		zones = func(string) []*time.Location { return []*time.Location{time.UTC} }
 	}
 	svc := cmd.New(api.Store, api.Clock, logger, cmd.Config{Provider: o.Provider, Keys: keys,
 		IndexKey: api.Master.Derive("voice party index"), Jobs: js, Deliver: deliver, Sign: outbound.Sign,
-		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(t.TempDir()), Zones: zones, Wait: wait, Transcriber: o.Transcriber})
+		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(blobDir), Zones: zones, Wait: wait, Transcriber: o.Transcriber})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +136,7 @@ func start(t *testing.T, o options) *world {
 		defer c2()
 		_ = js.Stop(stop)
 	})
-	w := &world{t: t, URL: srv.URL, Platform: api, Svc: svc, Runner: runner, Jobs: js}
+	w := &world{t: t, URL: srv.URL, Platform: api, Svc: svc, Runner: runner, Jobs: js, BlobDir: blobDir}
 	w.setClock(time.Date(2026, 11, 27, 15, 0, 0, 0, time.UTC))
 	return w
 }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/transcribe"
 	cmd "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/commands/voice/telephony/sip"
 	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
@@ -55,6 +56,8 @@ type sipConfig struct {
 	Sipp     sipptest.Options
 	// RingTimeout of the adapter (0: telephony.DefaultRingTimeout).
 	RingTimeout time.Duration
+	// Transcriber transcribes the recordings (none when nil).
+	Transcriber transcribe.Transcriber
 }
 
 // startSIP starts SIPp (when c.Scenario is set), the adapter and the
@@ -81,7 +84,7 @@ func startSIP(t *testing.T, c sipConfig) *sipWorld {
 		t.Fatal(err)
 	}
 	sw.prov = prov
-	sw.world = start(t, options{Provider: prov})
+	sw.world = start(t, options{Provider: prov, Transcriber: c.Transcriber})
 	base, t0 = sw.Platform.Clock.Now(), time.Now()
 	t.Cleanup(prov.Close) // before the harness stops: a live call's end is still recorded
 	sw.u = sw.user(t, "ann@example.com")
