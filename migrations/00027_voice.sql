@@ -121,6 +121,7 @@ CREATE TABLE rm_voice_v1.numbers (
     friendly_name  text        NOT NULL DEFAULT '',
     routing_type   text        NOT NULL DEFAULT '',
     routing_target text        NOT NULL DEFAULT '',
+    routing_menu   jsonb,
     imported_at    timestamptz NOT NULL,
     purchased_at   timestamptz
 );

@@ -139,6 +139,9 @@ func (s *Service) Transfer(ctx context.Context, a Actor, id, target, kind string
 	default:
 		return kernel.Invalid("transfer_type", "enum:warm,cold", "transfer_type must be warm or cold")
 	}
+	if err := s.Call(ctx, a, id, func(*voice.Call) error { return nil }); err != nil {
+		return err
+	}
 	if err := s.telephony(); err != nil {
 		return err
 	}

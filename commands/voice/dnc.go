@@ -2,6 +2,7 @@ package voice
 
 import (
 	"context"
+	"time"
 
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/voice"
@@ -67,8 +68,9 @@ func (s *Service) RemoveDNC(ctx context.Context, a Actor, phone string) error {
 // DNCEntry is a do-not-call check's answer.
 type DNCEntry struct {
 	Listed bool
-	Since  string
+	Since  time.Time
 	Source string
+	Reason string
 }
 
 // CheckDNC tells whether phone is on the tenant's list, exactly (the
@@ -84,7 +86,7 @@ func (s *Service) CheckDNC(ctx context.Context, a Actor, phone string) (DNCEntry
 	var out DNCEntry
 	err := s.tenant(ctx, a.Tenant, func(e *folds.Entry[voice.Tenant]) error {
 		if l, ok := e.State.DNC[party]; ok {
-			out = DNCEntry{Listed: true, Since: l.Since.UTC().Format("2006-01-02T15:04:05.000000Z07:00"), Source: l.Source}
+			out = DNCEntry{Listed: true, Since: l.Since, Source: l.Source, Reason: l.Reason}
 		}
 		return nil
 	})

@@ -15,8 +15,8 @@ import (
 // Subject is who a data-protection request is about: a phone number
 // (E.164) or one of the tenant's contacts (its number).
 type Subject struct {
-	Phone     string
-	ContactID string
+	Phone     string `json:"phone,omitempty"`
+	ContactID string `json:"contact_id,omitempty"`
 }
 
 // PartyOf resolves a request's subject to the party (blind index) in the

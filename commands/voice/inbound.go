@@ -192,8 +192,11 @@ func (s *Service) MoveVoicemail(ctx context.Context, a Actor, callID, voicemailI
 	if err := s.Call(ctx, a, callID, func(*voice.Call) error { return nil }); err != nil {
 		return kernel.NotFound("voicemail not found")
 	}
-	_, err := s.callDecide(ctx, callID, func(c *voice.Call) ([]kernel.Event, error) {
+	app, err := s.callDecide(ctx, callID, func(c *voice.Call) ([]kernel.Event, error) {
 		return c.MoveVoicemail(voicemailID, status, a.User, s.Now())
 	})
-	return err
+	if err != nil {
+		return err
+	}
+	return s.settle(ctx, app)
 }

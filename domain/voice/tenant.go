@@ -11,6 +11,7 @@ import (
 type Listing struct {
 	Since  time.Time
 	Source string
+	Reason string
 }
 
 // Tenant is a tenant's voice settings and lists, folded from its stream.
@@ -32,7 +33,7 @@ func (t *Tenant) Apply(ev kernel.Event) {
 	switch e := ev.(type) {
 	case *DNCAdded:
 		t.ID = e.Tenant
-		t.DNC[e.Party] = Listing{Since: e.At, Source: e.Source}
+		t.DNC[e.Party] = Listing{Since: e.At, Source: e.Source, Reason: e.Reason}
 	case *DNCRemoved:
 		delete(t.DNC, e.Party)
 	case *CallingHoursSet:

@@ -142,19 +142,24 @@ func applyRest(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error 
 			ev.NumberID, ev.Phone, ev.National, ev.Country, ev.NumberType, ev.Region, ev.Capabilities, ev.Provider, ev.At)
 	case *voice.NumberPurchased:
 		return exec(ctx, tx, `UPDATE numbers SET tenant = $2, friendly_name = $3, routing_type = '', routing_target = '',
-			purchased_at = $4 WHERE number_id = $1`, ev.NumberID, ev.Tenant, ev.FriendlyName, ev.At)
+			routing_menu = NULL, purchased_at = $4 WHERE number_id = $1`, ev.NumberID, ev.Tenant, ev.FriendlyName, ev.At)
 	case *voice.NumberConfigured:
 		rt, rid := "", ""
+		var menu []byte
 		if ev.Routing != nil {
 			rt, rid = ev.Routing.Type, ev.Routing.TargetID
+			if len(ev.Routing.Menu) > 0 {
+				menu, _ = json.Marshal(ev.Routing.Menu)
+			}
 		}
 		return exec(ctx, tx, `UPDATE numbers SET friendly_name = CASE WHEN $2 = '' THEN friendly_name ELSE $2 END,
 			routing_type = CASE WHEN $3 = '' THEN routing_type ELSE $3 END,
-			routing_target = CASE WHEN $3 = '' THEN routing_target ELSE $4 END WHERE number_id = $1`,
-			ev.NumberID, ev.FriendlyName, rt, rid)
+			routing_target = CASE WHEN $3 = '' THEN routing_target ELSE $4 END,
+			routing_menu = CASE WHEN $3 = '' THEN routing_menu ELSE $5::jsonb END WHERE number_id = $1`,
+			ev.NumberID, ev.FriendlyName, rt, rid, menu)
 	case *voice.NumberReleased:
 		return exec(ctx, tx, `UPDATE numbers SET tenant = '', friendly_name = '', routing_type = '', routing_target = '',
-			purchased_at = NULL WHERE number_id = $1`, ev.NumberID)
+			routing_menu = NULL, purchased_at = NULL WHERE number_id = $1`, ev.NumberID)
 	case *voice.DNCAdded:
 		return exec(ctx, tx, `INSERT INTO dnc (tenant, party, source, reason, secret, since) VALUES ($1, $2, $3, $4, $5, $6)
 			ON CONFLICT (tenant, party) DO NOTHING`, ev.Tenant, ev.Party, ev.Source, ev.Reason, sealed(ev.Secret), ev.At)

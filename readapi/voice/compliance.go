@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	cmd "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
@@ -22,8 +23,7 @@ type dncView struct {
 func (a *API) dnc(w http.ResponseWriter, r *http.Request, c caller) {
 	if phone := r.URL.Query().Get("phone"); phone != "" {
 		e, err := a.svc.CheckDNC(r.Context(), c.actor, strings.TrimSpace(phone))
-		v := dncView{Phone: &phone, Listed: e.Listed, Source: e.Source, Since: optS(e.Since)}
-		writeJSON(w, r, http.StatusOK, v, err)
+		writeJSON(w, r, http.StatusOK, dncOf(phone, e), err)
 		return
 	}
 	pg, limit, err := page(r, 50)
@@ -78,7 +78,17 @@ func (a *API) addDNC(w http.ResponseWriter, r *http.Request, c caller) {
 		return
 	}
 	e, err := a.svc.CheckDNC(r.Context(), c.actor, phone)
-	writeJSON(w, r, http.StatusCreated, dncView{Phone: &phone, Listed: e.Listed, Source: e.Source, Since: optS(e.Since), Reason: optS(b.Reason)}, err)
+	writeJSON(w, r, http.StatusCreated, dncOf(phone, e), err)
+}
+
+// dncOf is a check's answer: the listing as first recorded (a second add
+// changes nothing, its reason included).
+func dncOf(phone string, e cmd.DNCEntry) dncView {
+	v := dncView{Phone: &phone, Listed: e.Listed, Source: e.Source, Reason: optS(e.Reason)}
+	if e.Listed {
+		v.Since = stampPtr(&e.Since)
+	}
+	return v
 }
 
 func (a *API) removeDNC(w http.ResponseWriter, r *http.Request, c caller) {
@@ -125,6 +135,7 @@ func (a *API) setCallingHours(w http.ResponseWriter, r *http.Request, c caller) 
 // signingSecret answers the tenant's status-callback signing secret and
 // how to check a Strata-Signature.
 func (a *API) signingSecret(w http.ResponseWriter, r *http.Request, c caller) {
+	w.Header().Set("Cache-Control", "no-store")
 	writeJSON(w, r, http.StatusOK, map[string]string{
 		"secret": a.svc.SigningSecret(c.actor.Tenant),
 		"header": "Strata-Signature",

@@ -1,6 +1,7 @@
 package voice
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"time"
@@ -26,14 +27,15 @@ type numberView struct {
 }
 
 const numberCols = `number_id, phone, country, number_type, region, array_to_json(capabilities), provider, tenant, friendly_name,
-	routing_type, routing_target, purchased_at`
+	routing_type, routing_target, routing_menu, purchased_at`
 
 func scanNumber(row scanner) (numberView, error) {
 	var v numberView
 	var region, tenant, friendly, rt, rid string
 	var purchased *time.Time
+	var menu []byte
 	if err := row.Scan(&v.ID, &v.PhoneNumber, &v.Country, &v.NumberType, &region, (*jsonTags)(&v.Capabilities), &v.Provider,
-		&tenant, &friendly, &rt, &rid, &purchased); err != nil {
+		&tenant, &friendly, &rt, &rid, &menu, &purchased); err != nil {
 		return v, err
 	}
 	v.Region, v.Status = optS(region), "available"
@@ -41,6 +43,11 @@ func scanNumber(row scanner) (numberView, error) {
 		v.Status, v.FriendlyName, v.PurchasedAt = "active", optS(friendly), stampPtr(purchased)
 		if rt != "" {
 			v.Routing = &voice.Routing{Type: rt, TargetID: rid}
+			if len(menu) > 0 {
+				if err := json.Unmarshal(menu, &v.Routing.Menu); err != nil {
+					return v, err
+				}
+			}
 		}
 	}
 	return v, nil

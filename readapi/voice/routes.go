@@ -33,6 +33,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(call+"/callbacks", a.need(a.callbacks)).Methods(get)
 
 	r.Handle(v1+"/sms/send", a.need(a.sendSMS)).Methods(post)
+	r.Handle(v1+"/sms/{message_id}", a.need(a.getSMS)).Methods(get)
 
 	const vm = v1 + "/voicemails/{voicemail_id}"
 	r.Handle(v1+"/voicemails", a.need(a.voicemails)).Methods(get)
