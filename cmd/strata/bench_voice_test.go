@@ -40,8 +40,8 @@ func TestBenchVoiceReportsEveryFigure(t *testing.T) {
 		name     string
 		baseline bool
 	}{
-		{"outbound: calls placed, POST /calls/outbound 201 (of 4 at 4/s)", false},
-		{"outbound: calls answered and ended, completed (no lost call event)", false},
+		{"outbound: POST /calls/outbound answered 201 (of 4 at 4/s)", false},
+		{"outbound: calls placed, answered and ended completed (no lost call event)", false},
 		{"outbound: calls whose status callbacks all arrived, once each, in order", false},
 		{"outbound: SIP 200/BYE -> call_answered/call_ended recorded p50 (base: raw INSERT at 8/s)", true},
 		{"outbound: SIP 200/BYE -> call_answered/call_ended recorded p95 (base: raw INSERT at 8/s)", true},

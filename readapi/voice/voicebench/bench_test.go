@@ -158,3 +158,21 @@ func TestCountsAndAchieved(t *testing.T) {
 		t.Error("achieved of too few starts")
 	}
 }
+
+func TestLagsIsTheTimeUntilTheCheckpointPassedTheHead(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+	samples := []lagSample{
+		{at: at(0), head: key{10, 5}, done: key{10, 5}},   // caught up: 0
+		{at: at(50), head: key{12, 9}, done: key{10, 5}},  // passed at 150
+		{at: at(100), head: key{12, 9}, done: key{11, 1}}, // passed at 150
+		{at: at(150), head: key{13, 2}, done: key{12, 9}}, // never passed
+	}
+	lags, open := Lags(samples)
+	if want := msd(0, 100, 50); len(lags) != 3 || lags[0] != want[0] || lags[1] != want[1] || lags[2] != want[2] || open != 1 {
+		t.Errorf("Lags = %v, %d open", lags, open)
+	}
+	if !(key{12, 9}).atLeast(key{12, 9}) || !(key{13, 0}).atLeast(key{12, 9}) || (key{12, 8}).atLeast(key{12, 9}) {
+		t.Error("key order")
+	}
+}

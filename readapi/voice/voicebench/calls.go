@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/strata-platform/strata/eventstore/storebench"
+	projvoice "github.com/strata-platform/strata/projections/voice"
 )
 
 var (
@@ -43,6 +44,11 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	before, err := loadCalls(ctx, b.srv.DB)
+	if err != nil {
+		return nil, err
+	}
+	lag := startLag(ctx, b.srv.DB)
 	begin := time.Now()
 	replies, span := load(ctx, b.http, b.srv.URL+"/api/v1/calls/outbound", b.srv.Token, o.CPS, o.Duration, func(i int) []byte {
 		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee,
@@ -50,61 +56,60 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 		return raw
 	})
 	api := tally(replies, 201)
-	ids := map[string]bool{}
-	for _, r := range replies {
-		var c struct {
-			ID string `json:"id"`
-		}
-		if r.err == nil && r.status == 201 && json.Unmarshal(r.raw, &c) == nil && c.ID != "" {
-			ids[c.ID] = true
-		}
-	}
 	o.Logf("  %d requests at %.1f/s: %d answered 201 (%s), %d otherwise%s", len(replies), achieved(len(replies), span),
 		len(api.ok), ms(api.ok), api.other, example(api.example))
 	st, uerr := uas.wait(o.Drain)
 	o.Logf("  SIPp UAS: %d calls successful, %d failed, done %s after the first request%s", st.Successful, st.Failed,
 		time.Since(begin).Round(time.Millisecond), errLine(uerr))
 
-	// Every call's end, then every callback.
-	var calls map[string]*call
+	// Every call the service placed (its stream, whatever the request
+	// answered), its end, then every callback.
+	var out []*call
 	ended, moves := 0, 0
 	deadline := time.Now().Add(o.Drain)
 	for {
-		if calls, err = loadCalls(ctx, b.srv.DB); err != nil {
+		calls, err := loadCalls(ctx, b.srv.DB)
+		if err != nil {
 			return nil, err
 		}
-		ended, moves = 0, 0
-		for id := range ids {
-			c := calls[id]
-			if c == nil {
+		out, ended, moves = out[:0], 0, 0
+		for id, c := range calls {
+			if before[id] != nil || c.Direction != "outbound" {
 				continue
 			}
+			out = append(out, c)
 			if _, ok := c.Ended(); ok {
 				ended++
 			}
 			moves += c.Moves()
 		}
-		if (ended == len(ids) && b.rcv.received() >= moves) || time.Now().After(deadline) {
+		settled := ended == len(out) && b.rcv.received() >= moves
+		if settled && (len(out) >= n || time.Since(begin) > o.Duration+15*time.Second) || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(time.Second)
 	}
-	o.Logf("  %d of %d calls ended, %d status moves, %d callbacks received, %s after the first request", ended, len(ids), moves,
+	o.Logf("  %d calls placed, %d ended, %d status moves, %d callbacks received, %s after the first request", len(out), ended, moves,
 		b.rcv.received(), time.Since(begin).Round(time.Millisecond))
+	lags, behind, err := lag.lags()
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  the %s projector (read-your-writes) behind the event store: %s; %d samples not caught up", projvoice.Name, ms(lags), behind)
+	if d, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
+		return nil, err
+	} else if d > time.Second {
+		o.Logf("  waited %s more for the projector to catch up", d.Round(time.Millisecond))
+	}
 
 	var lat, latAns, latEnd []time.Duration
 	completed, answered, inOrder, delivered, failedAttempts := 0, 0, 0, 0, 0
 	outcomes := map[string]int{}
 	var disorder []string
-	for id := range ids {
-		c := calls[id]
-		if c == nil {
-			outcomes["no stream"]++
-			continue
-		}
+	for _, c := range out {
 		if e, ok := c.Ended(); ok {
 			outcomes[e.Status+" "+e.Reason]++
-			if e.Status == "completed" {
+			if e.Status == "completed" && c.Has("voice.call_answered") {
 				completed++
 			}
 		} else {
@@ -116,22 +121,42 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 		lat = append(lat, c.Latencies(eventMoves...)...)
 		latAns = append(latAns, c.Latencies("voice.call_answered")...)
 		latEnd = append(latEnd, c.Latencies("voice.call_ended")...)
-		got := b.rcv.of(id)
+		got := b.rcv.of(c.ID)
 		if InOrder(got, c.Moves()) {
 			inOrder++
 		} else if len(disorder) < 3 {
-			disorder = append(disorder, fmt.Sprintf("%s: %d moves, callbacks %v", id, c.Moves(), got))
+			disorder = append(disorder, fmt.Sprintf("%s: %d moves, callbacks %v", c.ID, c.Moves(), got))
 		}
 		d, f := c.Attempts()
 		delivered, failedAttempts = delivered+d, failedAttempts+f
 	}
+	byID := map[string]*call{}
+	for _, c := range out {
+		byID[c.ID] = c
+	}
+	parts := make([][]time.Duration, 3)
+	for _, r := range replies {
+		var v struct {
+			ID string `json:"id"`
+		}
+		if r.err != nil || r.status != 201 || json.Unmarshal(r.raw, &v) != nil || byID[v.ID] == nil {
+			continue
+		}
+		if e, ok := byID[v.ID].Event("voice.call_requested"); ok {
+			parts[0] = append(parts[0], e.At.Sub(r.start))
+			parts[1] = append(parts[1], e.Latency())
+			parts[2] = append(parts[2], r.start.Add(r.elapsed).Sub(e.Recorded))
+		}
+	}
+	o.Logf("  POST /calls/outbound, where the time goes: %s", Breakdown([]string{"request to call_requested's at (checks)",
+		"at to INSERT (append)", "INSERT to answer (commit, read-model wait, the call's view)"}, parts))
 	o.Logf("  outcomes %s; %d answered; callback attempts: %d delivered, %d failed%s", counts(outcomes), answered, delivered,
 		failedAttempts, example(strings.Join(disorder, "; ")))
 	o.Logf("  SIP -> event: call_answered %s; call_ended %s", ms(latAns), ms(latEnd))
 
 	figs := []storebench.Figure{
-		Count(fmt.Sprintf("outbound: calls placed, POST /calls/outbound 201 (of %d at %d/s)", n, o.CPS), "calls", len(ids), n),
-		Count("outbound: calls answered and ended, completed (no lost call event)", "calls", min(completed, answered), n),
+		Count(fmt.Sprintf("outbound: POST /calls/outbound answered 201 (of %d at %d/s)", n, o.CPS), "calls", len(api.ok), n),
+		Count("outbound: calls placed, answered and ended completed (no lost call event)", "calls", completed, n),
 		Count("outbound: calls whose status callbacks all arrived, once each, in order", "calls", inOrder, n),
 	}
 	figs = append(figs, Quantiles("outbound: SIP 200/BYE -> call_answered/call_ended recorded", fmt.Sprintf("raw INSERT at %d/s", 2*o.CPS),
@@ -158,6 +183,7 @@ func (b *bench) inbound(ctx context.Context) ([]storebench.Figure, error) {
 	}
 	o.Logf("inbound: %d calls (%d/s for %s) from a SIPp UAC to %s at %s: the IVR answers, key 1 a second later, we hang up ...",
 		n, o.CPS, o.Duration, lineIVR, b.srv.SIPAddr)
+	lag := startLag(ctx, b.srv.DB)
 	begin := time.Now()
 	uac, err := b.start(sippRun{Scenario: "uac_ivr.xml", Remote: b.srv.SIPAddr, Calls: n, Rate: o.CPS, Timeout: o.Duration + o.Drain,
 		Vars: map[string]string{"from": caller, "to": lineIVR, "digit": "1"}})
@@ -188,6 +214,16 @@ func (b *bench) inbound(ctx context.Context) ([]storebench.Figure, error) {
 			break
 		}
 		time.Sleep(time.Second)
+	}
+	lags, behind, err := lag.lags()
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  the %s projector behind the event store: %s; %d samples not caught up", projvoice.Name, ms(lags), behind)
+	if d, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
+		return nil, err
+	} else if d > time.Second {
+		o.Logf("  waited %s more for the projector to catch up", d.Round(time.Millisecond))
 	}
 	var lat []time.Duration
 	outcomes := map[string]int{}

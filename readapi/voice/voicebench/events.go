@@ -61,6 +61,16 @@ func (c *call) Ended() (callEvent, bool) {
 	return callEvent{}, false
 }
 
+// Event is the call's first event of type typ.
+func (c *call) Event(typ string) (callEvent, bool) {
+	for _, e := range c.Events {
+		if e.Type == typ {
+			return e, true
+		}
+	}
+	return callEvent{}, false
+}
+
 // Has reports whether the call has an event of type typ.
 func (c *call) Has(typ string) bool {
 	for _, e := range c.Events {
@@ -100,10 +110,16 @@ func (c *call) Latencies(types ...string) []time.Duration {
 
 // loadCalls reads every call's stream from es.events.
 func loadCalls(ctx context.Context, db *stdsql.DB) (map[string]*call, error) {
+	return loadStreams(ctx, db, voice.StreamCall)
+}
+
+// loadStreams reads every stream of a type (voice.StreamCall,
+// voice.StreamMessage) from es.events.
+func loadStreams(ctx context.Context, db *stdsql.DB, streamType string) (map[string]*call, error) {
 	rows, err := db.QueryContext(ctx, `SELECT stream_id, stream_version, event_type, payload, recorded_at
-		FROM es.events WHERE stream_type = $1 ORDER BY stream_id, stream_version`, voice.StreamCall)
+		FROM es.events WHERE stream_type = $1 ORDER BY stream_id, stream_version`, streamType)
 	if err != nil {
-		return nil, fmt.Errorf("voicebench: read the calls' events: %w", err)
+		return nil, fmt.Errorf("voicebench: read the %s streams: %w", streamType, err)
 	}
 	defer rows.Close()
 	out := map[string]*call{}
@@ -131,7 +147,7 @@ func loadCalls(ctx context.Context, db *stdsql.DB) (map[string]*call, error) {
 			c = &call{ID: id}
 			out[id] = c
 		}
-		if e.Type == "voice.call_requested" {
+		if e.Type == "voice.call_requested" || e.Type == "voice.message_requested" {
 			c.Direction = e.Direction
 		}
 		c.Events = append(c.Events, e)

@@ -81,6 +81,7 @@ func paced(ctx context.Context, rate int, d time.Duration, fn func(i int)) (int,
 // reply is one HTTP answer and how long it took (from the request's
 // start to its body read).
 type reply struct {
+	start   time.Time
 	status  int
 	raw     []byte
 	elapsed time.Duration
@@ -101,11 +102,11 @@ func post(ctx context.Context, hc *http.Client, url, token string, body []byte) 
 	t0 := time.Now()
 	resp, err := hc.Do(req)
 	if err != nil {
-		return reply{err: err, elapsed: time.Since(t0)}
+		return reply{start: t0, err: err, elapsed: time.Since(t0)}
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	return reply{status: resp.StatusCode, raw: raw, elapsed: time.Since(t0), err: err}
+	return reply{start: t0, status: resp.StatusCode, raw: raw, elapsed: time.Since(t0), err: err}
 }
 
 // load runs a paced POST of body(i) to url at rate for d and returns the
@@ -156,4 +157,20 @@ func achieved(n int, span time.Duration) float64 {
 func ms(d []time.Duration) string {
 	return "p50 " + strconv.FormatFloat(Quantile(d, 0.5), 'f', 2, 64) + " p95 " + strconv.FormatFloat(Quantile(d, 0.95), 'f', 2, 64) +
 		" p99 " + strconv.FormatFloat(Quantile(d, 0.99), 'f', 2, 64) + " max " + strconv.FormatFloat(Quantile(d, 1), 'f', 2, 64) + " ms"
+}
+
+// Breakdown prints p50/p95 of each part of the requests' time, named.
+func Breakdown(names []string, parts [][]time.Duration) string {
+	var b []byte
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, n...)
+		b = append(b, ' ')
+		b = strconv.AppendFloat(b, Quantile(parts[i], 0.5), 'f', 2, 64)
+		b = append(b, '/')
+		b = strconv.AppendFloat(b, Quantile(parts[i], 0.95), 'f', 2, 64)
+	}
+	return string(b) + " ms (p50/p95)"
 }
