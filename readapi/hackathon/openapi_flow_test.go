@@ -51,6 +51,7 @@ func TestOpenAPIResponsesConform(t *testing.T) {
 	orgKey := oaCred{key: s.apiKey(t, orgID)}
 
 	v.call(anon, "GET", "/openapi.json", nil, http.StatusOK)
+	v.call(anon, "GET", "/docs", nil, http.StatusOK)
 	h := oaID(t, v.call(org, "POST", base, map[string]any{"name": "Conform Hack", "description": "Tools for open data.",
 		"start_date": "2026-05-01", "end_date": "2026-05-03T18:00:00Z", "location": "Berlin", "max_participants": 50}, http.StatusCreated))
 	hp := base + "/" + h

@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gorilla/mux"
+
+	"github.com/strata-platform/strata/readapi/apidocs"
 )
 
 // Routes adds the hackathon routes to the hackathon surface's router.
@@ -17,6 +19,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	const h = hs + "/{hackathon_id}"
 
 	r.HandleFunc("/openapi.json", OpenAPI).Methods(get)
+	r.Handle("/docs", apidocs.Handler("Strata hackathon API", "/openapi.json")).Methods(get)
 	r.Handle(hs, a.need(a.createHackathon)).Methods(post)
 	r.Handle(hs, a.need(a.listHackathons)).Methods(get)
 	r.Handle(h, a.need(a.getHackathon)).Methods(get)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/strata-platform/strata/readapi/apidocs"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
 
@@ -18,6 +19,9 @@ func Routes(r *mux.Router, cfg Config) *API {
 	get, post, put, del := http.MethodGet, http.MethodPost, http.MethodPut, http.MethodDelete
 	const v1 = "/api/v1"
 	const call = v1 + "/calls/{call_id}"
+
+	r.HandleFunc("/openapi.json", OpenAPI).Methods(get)
+	r.Handle("/docs", apidocs.Handler("Strata voice API", "/openapi.json")).Methods(get)
 
 	r.Handle(v1+"/calls/outbound", a.need(a.outbound)).Methods(post)
 	r.Handle(v1+"/calls/live", a.need(a.live)).Methods(get)
