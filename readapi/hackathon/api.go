@@ -19,13 +19,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
-	"strconv"
 
 	"github.com/gorilla/mux"
 
 	cmd "github.com/strata-platform/strata/commands/hackathon"
 	"github.com/strata-platform/strata/domain/hackathon"
-	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/readapi/auth"
 	"github.com/strata-platform/strata/readapi/httpx"
@@ -102,16 +100,7 @@ func page(r *http.Request) (limit, offset int, err error) {
 
 // intParam reads an optional whole-number query parameter within [lo, hi].
 func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
-			name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
-	}
-	return n, nil
+	return httpx.IntParam(r, name, def, lo, hi)
 }
 
 // enumParam reads an optional query parameter that must be one of values.

@@ -9,7 +9,6 @@ package payments
 import (
 	stdsql "database/sql"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -86,16 +85,7 @@ func (a *API) line(r *http.Request) (string, error) {
 
 // intParam reads an optional whole-number query parameter within [lo, hi].
 func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
-			name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
-	}
-	return n, nil
+	return httpx.IntParam(r, name, def, lo, hi)
 }
 
 // stamp formats an optional time as RFC 3339 (null when unset).

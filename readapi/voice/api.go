@@ -14,7 +14,6 @@ package voice
 import (
 	stdsql "database/sql"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -104,16 +103,7 @@ func page(r *http.Request, def int) (pg, limit int, err error) {
 
 // intParam reads an optional whole-number query parameter within [lo, hi].
 func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
-			name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
-	}
-	return n, nil
+	return httpx.IntParam(r, name, def, lo, hi)
 }
 
 // timeParam reads an optional ISO 8601 date or date-time query parameter.
