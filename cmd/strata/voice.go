@@ -199,6 +199,7 @@ func startVoice(ctx context.Context, app *App) error {
 		})
 	}
 	app.Go(func(ctx context.Context) { svc.RunHealth(ctx, vc.HealthEvery) })
+	app.Go(svc.RunControl)
 	app.Go(func(ctx context.Context) {
 		<-ctx.Done()
 		svc.Close()

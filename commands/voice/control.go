@@ -63,12 +63,15 @@ func (s *Service) liveCall(c *voice.Call) (telephony.Call, error) {
 		return nil, voice.CallOver(c.ID, c.Status)
 	}
 	s.mu.Lock()
-	call := s.live[c.ID]
+	call, here := s.live[c.ID]
 	s.mu.Unlock()
-	if call == nil {
-		return nil, kernel.Conflict("call "+c.ID+" is not controlled by this server process (it was placed by another, or has not reached the provider yet); try again", nil)
+	switch {
+	case call != nil:
+		return call, nil
+	case !here && s.listening.Load():
+		return remoteCall{s: s, id: c.ID}, nil // another process holds it
 	}
-	return call, nil
+	return nil, kernel.Conflict("call "+c.ID+" is not controlled by this server process (it was placed by another, or has not reached the provider yet); try again", nil)
 }
 
 // Hangup ends the tenant's live call: BYE when answered, CANCEL while it
@@ -85,6 +88,9 @@ func (s *Service) Hangup(ctx context.Context, a Actor, id string) error {
 	if err := call.Hangup(ctx); err != nil {
 		if errors.Is(err, telephony.ErrCallOver) {
 			return kernel.Conflict("call "+id+" is over", nil)
+		}
+		if errors.Is(err, errNoHolder) {
+			return kernel.Conflict(errNoHolder.Error()+"; try again", err)
 		}
 		return kernel.Unavailable("the provider did not take the hangup", err)
 	}
@@ -171,6 +177,9 @@ func (s *Service) Transfer(ctx context.Context, a Actor, id, target, kind string
 		}
 		if errors.Is(err, telephony.ErrCallOver) {
 			return kernel.Conflict("call "+id+" is over", nil)
+		}
+		if errors.Is(err, errNoHolder) {
+			return kernel.Conflict(errNoHolder.Error()+"; try again", err)
 		}
 		return kernel.Unavailable("the provider did not carry out the transfer", err)
 	}

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -79,6 +80,8 @@ type Service struct {
 	live      map[string]telephony.Call // calls this process placed and still controls
 	transfers map[string]string         // the type of the transfer in flight per call
 	digits    map[string]chan string    // the keys an inbound call's IVR waits for
+	pending   map[string]chan controlReply
+	listening atomic.Bool // RunControl listens: calls of other processes can be controlled
 	wg        sync.WaitGroup
 }
 
@@ -96,7 +99,7 @@ func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Conf
 		tenants:  folds.New[voice.Tenant, *voice.Tenant](store, 2000),
 		numbers:  folds.New[voice.Number, *voice.Number](store, 10000),
 		live:     map[string]telephony.Call{}, transfers: map[string]string{},
-		digits: map[string]chan string{}}
+		digits: map[string]chan string{}, pending: map[string]chan controlReply{}}
 }
 
 // Actor is who a command acts for: the signed-in user in their tenant.

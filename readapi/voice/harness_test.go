@@ -114,6 +114,7 @@ func start(t *testing.T, o options) *world {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); runner.Run(ctx) }()
+	go svc.RunControl(ctx)
 	if err := js.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
