@@ -27,7 +27,7 @@ func TestBenchVoiceReportsEveryFigure(t *testing.T) {
 	var logs syncBuffer
 	c := &command{cfg: cfg, stdout: &logs, stderr: &logs, wiring: productionWiring, logger: newLogger(&logs, cfg.LogLevel)}
 	o := voicebench.Quick()
-	o.CPS, o.SMSRate, o.Duration, o.Drain = 4, 8, time.Second, time.Minute
+	o.CPS, o.SMSRate, o.Duration, o.Warmup, o.Drain = 4, 8, time.Second, 500*time.Millisecond, time.Minute
 	o.Progress = &logs
 	o.Start = func(ctx context.Context, trunk string) (*voicebench.Server, error) {
 		return c.benchVoiceServer(ctx, db.URL, db.SQL, trunk)

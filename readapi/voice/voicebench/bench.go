@@ -34,7 +34,13 @@
 //
 // Load is open loop: requests and calls start on a fixed schedule whether
 // or not the earlier ones have answered, as traffic does; the achieved
-// rates are printed with the progress.
+// rates are printed with the progress. Each phase and each baseline runs
+// unmeasured for o.Warmup first (connections opened, caches filled), and
+// a phase starts once the voice.v1 projector has caught up with the
+// previous one's events. During each phase the bench samples how far the
+// voice.v1 projector runs behind the event store (the routes wait for it:
+// read your writes), and it splits each route's time by the events' at
+// and recorded_at: the progress lines say where the time goes.
 package voicebench
 
 import (
@@ -69,6 +75,9 @@ type Options struct {
 	CPS      int           // calls a second, outbound and inbound
 	SMSRate  int           // POST /sms/send a second
 	Duration time.Duration // of each phase
+	// Warmup is how long calls are placed, and the baselines run, before
+	// each is measured (connections opened, caches filled); 0: none.
+	Warmup time.Duration
 	// Drain bounds the wait after a phase for the calls' ends and the
 	// status callbacks to be recorded.
 	Drain time.Duration
@@ -76,12 +85,12 @@ type Options struct {
 
 // Full is the preset of `strata bench voice`: the issue's load.
 func Full() Options {
-	return Options{Mode: "full", CPS: 50, SMSRate: 200, Duration: 20 * time.Second, Drain: 3 * time.Minute}
+	return Options{Mode: "full", CPS: 50, SMSRate: 200, Duration: 20 * time.Second, Warmup: 2 * time.Second, Drain: 3 * time.Minute}
 }
 
 // Quick is the preset of `--quick`: the same rates for 5 s.
 func Quick() Options {
-	return Options{Mode: "quick", CPS: 50, SMSRate: 200, Duration: 5 * time.Second, Drain: 2 * time.Minute}
+	return Options{Mode: "quick", CPS: 50, SMSRate: 200, Duration: 5 * time.Second, Warmup: time.Second, Drain: 2 * time.Minute}
 }
 
 // Logf prints a progress line to o.Progress, if set.
@@ -122,7 +131,7 @@ const (
 func Run(ctx context.Context, o Options) (storebench.Report, error) {
 	begin := time.Now()
 	rep := storebench.Report{Bench: "voice", Mode: o.Mode, CPUs: runtime.GOMAXPROCS(0), Server: "loopback SIP and HTTP"}
-	if o.Start == nil || o.CPS < 1 || o.SMSRate < 1 || o.Duration < time.Second || o.Drain < time.Second {
+	if o.Start == nil || o.CPS < 1 || o.SMSRate < 1 || o.Duration < time.Second || o.Warmup < 0 || o.Drain < time.Second {
 		return rep, fmt.Errorf("voicebench: options out of range: %+v", o)
 	}
 	if !sippInstalled() {

@@ -26,7 +26,7 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 	o := b.o
 	n := int(o.Duration.Seconds()) * o.CPS
 	o.Logf("baseline: raw INSERT of an event at %d/s for %s (the rate of call_answered + call_ended) ...", 2*o.CPS, o.Duration)
-	baseEv, bn, bspan, err := b.base.events(ctx, 2*o.CPS, o.Duration)
+	baseEv, bn, bspan, err := b.baseEvents(ctx, 2*o.CPS)
 	if err != nil {
 		return nil, err
 	}
@@ -37,60 +37,38 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 		return nil, err
 	}
 
-	o.Logf("outbound: %d calls (%d/s for %s) through POST /api/v1/calls/outbound to a SIPp UAS (answer, 200 ms, BYE), status callbacks to %s ...",
-		n, o.CPS, o.Duration, b.rcv.url)
-	uas, err := b.start(sippRun{Scenario: "uas_answer_bye.xml", Port: trunkPort(b.trunk), Calls: n, Timeout: o.Duration + o.Drain,
-		Vars: map[string]string{"to": regexp.QuoteMeta(callee), "from": regexp.QuoteMeta(lineOut), "call_id": "[0-9a-f-]{36}"}})
-	if err != nil {
-		return nil, err
-	}
-	before, err := loadCalls(ctx, b.srv.DB)
-	if err != nil {
-		return nil, err
-	}
-	lag := startLag(ctx, b.srv.DB)
-	begin := time.Now()
-	replies, span := load(ctx, b.http, b.srv.URL+"/api/v1/calls/outbound", b.srv.Token, o.CPS, o.Duration, func(i int) []byte {
-		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee,
-			"status_callback_url": b.rcv.url + "?n=" + strconv.Itoa(i)}) // strings always marshal
-		return raw
-	})
-	api := tally(replies, 201)
-	o.Logf("  %d requests at %.1f/s: %d answered 201 (%s), %d otherwise%s", len(replies), achieved(len(replies), span),
-		len(api.ok), ms(api.ok), api.other, example(api.example))
-	st, uerr := uas.wait(o.Drain)
-	o.Logf("  SIPp UAS: %d calls successful, %d failed, done %s after the first request%s", st.Successful, st.Failed,
-		time.Since(begin).Round(time.Millisecond), errLine(uerr))
-
-	// Every call the service placed (its stream, whatever the request
-	// answered), its end, then every callback.
-	var out []*call
-	ended, moves := 0, 0
-	deadline := time.Now().Add(o.Drain)
-	for {
-		calls, err := loadCalls(ctx, b.srv.DB)
+	if o.Warmup > 0 {
+		o.Logf("outbound: warm-up, %d calls (%d/s for %s), not measured ...", int(o.Warmup.Seconds()*float64(o.CPS)), o.CPS, o.Warmup)
+		w, err := b.place(ctx, o.Warmup)
 		if err != nil {
 			return nil, err
 		}
-		out, ended, moves = out[:0], 0, 0
-		for id, c := range calls {
-			if before[id] != nil || c.Direction != "outbound" {
-				continue
-			}
-			out = append(out, c)
-			if _, ok := c.Ended(); ok {
-				ended++
-			}
-			moves += c.Moves()
+		o.Logf("  %d answered 201, %d placed, %d callbacks received%s", len(tally(w.replies, 201).ok), len(w.out), w.received, errLine(w.sippErr))
+		if _, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
+			return nil, err
 		}
-		settled := ended == len(out) && b.rcv.received() >= moves
-		if settled && (len(out) >= n || time.Since(begin) > o.Duration+15*time.Second) || time.Now().After(deadline) {
-			break
+	}
+	o.Logf("outbound: %d calls (%d/s for %s) through POST /api/v1/calls/outbound to a SIPp UAS (answer, 200 ms, BYE), status callbacks to %s ...",
+		n, o.CPS, o.Duration, b.rcv.url)
+	lag := startLag(ctx, b.srv.DB)
+	p, err := b.place(ctx, o.Duration)
+	if err != nil {
+		return nil, err
+	}
+	replies, out := p.replies, p.out
+	api := tally(replies, 201)
+	o.Logf("  %d requests at %.1f/s: %d answered 201 (%s), %d otherwise%s", len(replies), achieved(len(replies), p.span),
+		len(api.ok), ms(api.ok), api.other, example(api.example))
+	o.Logf("  SIPp UAS: %d calls successful, %d failed%s", p.sipp.Successful, p.sipp.Failed, errLine(p.sippErr))
+	ended, moves := 0, 0
+	for _, c := range out {
+		if _, ok := c.Ended(); ok {
+			ended++
 		}
-		time.Sleep(time.Second)
+		moves += c.Moves()
 	}
 	o.Logf("  %d calls placed, %d ended, %d status moves, %d callbacks received, %s after the first request", len(out), ended, moves,
-		b.rcv.received(), time.Since(begin).Round(time.Millisecond))
+		p.received, p.took.Round(time.Millisecond))
 	lags, behind, err := lag.lags()
 	if err != nil {
 		return nil, err
@@ -166,17 +144,95 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 	return figs, nil
 }
 
+// placed is what b.place saw.
+type placed struct {
+	replies  []reply
+	span     time.Duration // from the first request to the last
+	out      []*call       // every call the service placed meanwhile (its stream)
+	received int           // the callbacks of those calls that arrived
+	sipp     sippStats
+	sippErr  error
+	took     time.Duration // from the first request to the last end and callback
+}
+
+// place sends POST /api/v1/calls/outbound o.CPS times a second for d (a
+// fresh SIPp UAS at the trunk answers each call, talks 200 ms and hangs
+// up), then waits (up to o.Drain) for every call the service placed,
+// whatever its request answered, to end and for all their callbacks.
+func (b *bench) place(ctx context.Context, d time.Duration) (placed, error) {
+	o := b.o
+	var p placed
+	n := int(d.Seconds() * float64(o.CPS))
+	uas, err := b.start(sippRun{Scenario: "uas_answer_bye.xml", Port: trunkPort(b.trunk), Calls: n, Timeout: d + o.Drain,
+		Vars: map[string]string{"to": regexp.QuoteMeta(callee), "from": regexp.QuoteMeta(lineOut), "call_id": "[0-9a-f-]{36}"}})
+	if err != nil {
+		return p, err
+	}
+	before, err := loadCalls(ctx, b.srv.DB)
+	if err != nil {
+		return p, err
+	}
+	begin := time.Now()
+	p.replies, p.span = load(ctx, b.http, b.srv.URL+"/api/v1/calls/outbound", b.srv.Token, o.CPS, d, func(i int) []byte {
+		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee,
+			"status_callback_url": b.rcv.url + "?n=" + strconv.Itoa(i)}) // strings always marshal
+		return raw
+	})
+	p.sipp, p.sippErr = uas.wait(o.Drain)
+	deadline := time.Now().Add(o.Drain)
+	for {
+		calls, err := loadCalls(ctx, b.srv.DB)
+		if err != nil {
+			return p, err
+		}
+		p.out, p.received = p.out[:0], 0
+		ended, moves := 0, 0
+		for id, c := range calls {
+			if before[id] != nil || c.Direction != "outbound" {
+				continue
+			}
+			p.out = append(p.out, c)
+			if _, ok := c.Ended(); ok {
+				ended++
+			}
+			moves += c.Moves()
+			p.received += len(b.rcv.of(id))
+		}
+		settled := ended == len(p.out) && p.received >= moves
+		if settled && (len(p.out) >= n || time.Since(begin) > d+15*time.Second) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	p.took = time.Since(begin)
+	return p, nil
+}
+
 // inbound is the inbound phase: its baseline (the raw INSERT at the call
 // rate), then SIPp's calls to the IVR.
 func (b *bench) inbound(ctx context.Context) ([]storebench.Figure, error) {
 	o := b.o
 	n := int(o.Duration.Seconds()) * o.CPS
 	o.Logf("baseline: raw INSERT of an event at %d/s for %s (the rate of call_ended) ...", o.CPS, o.Duration)
-	baseEv, bn, bspan, err := b.base.events(ctx, o.CPS, o.Duration)
+	baseEv, bn, bspan, err := b.baseEvents(ctx, o.CPS)
 	if err != nil {
 		return nil, err
 	}
 	o.Logf("  %d inserts at %.1f/s: recorded_at - at %s", bn, achieved(bn, bspan), ms(baseEv))
+	if o.Warmup > 0 {
+		w := int(o.Warmup.Seconds() * float64(o.CPS))
+		o.Logf("inbound: warm-up, %d calls (%d/s for %s), not measured ...", w, o.CPS, o.Warmup)
+		uac, err := b.start(sippRun{Scenario: "uac_ivr.xml", Remote: b.srv.SIPAddr, Calls: w, Rate: o.CPS, Timeout: o.Warmup + o.Drain,
+			Vars: map[string]string{"from": caller, "to": lineIVR, "digit": "1"}})
+		if err != nil {
+			return nil, err
+		}
+		st, uerr := uac.wait(o.Warmup + o.Drain)
+		o.Logf("  SIPp UAC: %d calls successful, %d failed%s", st.Successful, st.Failed, errLine(uerr))
+		if _, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
+			return nil, err
+		}
+	}
 	before, err := loadCalls(ctx, b.srv.DB)
 	if err != nil {
 		return nil, err
@@ -251,13 +307,28 @@ func (b *bench) inbound(ctx context.Context) ([]storebench.Figure, error) {
 	return figs, nil
 }
 
-// baseHTTP runs the minimal INSERT handler at rate for the phase's
-// duration and returns its latencies.
+// baseEvents runs the raw INSERT baseline at rate for o.Warmup, then
+// measures it for o.Duration.
+func (b *bench) baseEvents(ctx context.Context, rate int) ([]time.Duration, int, time.Duration, error) {
+	if b.o.Warmup > 0 {
+		if _, _, _, err := b.base.events(ctx, rate, b.o.Warmup); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	return b.base.events(ctx, rate, b.o.Duration)
+}
+
+// baseHTTP runs the minimal INSERT handler at rate for o.Warmup, then
+// for the phase's duration, and returns the latter's latencies.
 func (b *bench) baseHTTP(ctx context.Context, rate int) ([]time.Duration, error) {
-	replies, span := load(ctx, b.http, b.base.url, "", rate, b.o.Duration, func(int) []byte {
+	body := func(int) []byte {
 		raw, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee, "body": smsBody}) // strings always marshal
 		return raw
-	})
+	}
+	if b.o.Warmup > 0 {
+		load(ctx, b.http, b.base.url, "", rate, b.o.Warmup, body)
+	}
+	replies, span := load(ctx, b.http, b.base.url, "", rate, b.o.Duration, body)
 	out := tally(replies, 201)
 	b.o.Logf("  %d requests at %.1f/s: %s", len(replies), achieved(len(replies), span), ms(out.ok))
 	if out.other > 0 {

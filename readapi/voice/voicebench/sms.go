@@ -23,6 +23,22 @@ func (b *bench) sms(ctx context.Context) ([]storebench.Figure, error) {
 	if err != nil {
 		return nil, err
 	}
+	body, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee, "body": smsBody}) // strings always marshal
+	if o.Warmup > 0 {
+		w := int(o.Warmup.Seconds() * float64(o.SMSRate))
+		o.Logf("sms: warm-up, %d messages (%d/s for %s), not measured ...", w, o.SMSRate, o.Warmup)
+		uas, err := b.start(sippRun{Scenario: "uas_message.xml", Port: trunkPort(b.trunk), Calls: w, Timeout: o.Warmup + o.Drain,
+			Vars: map[string]string{"to": regexp.QuoteMeta(callee), "status": "200", "reason": "OK"}})
+		if err != nil {
+			return nil, err
+		}
+		load(ctx, b.http, b.srv.URL+"/api/v1/sms/send", b.srv.Token, o.SMSRate, o.Warmup, func(int) []byte { return body })
+		st, uerr := uas.wait(30 * time.Second)
+		o.Logf("  SIPp UAS: %d MESSAGEs answered, %d failed%s", st.Successful, st.Failed, errLine(uerr))
+		if _, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
+			return nil, err
+		}
+	}
 	o.Logf("sms: %d messages (%d/s for %s) through POST /api/v1/sms/send, a SIPp UAS answering each MESSAGE 200 ...", n, o.SMSRate, o.Duration)
 	uas, err := b.start(sippRun{Scenario: "uas_message.xml", Port: trunkPort(b.trunk), Calls: n, Timeout: o.Duration + o.Drain,
 		Vars: map[string]string{"to": regexp.QuoteMeta(callee), "status": "200", "reason": "OK"}})
@@ -31,7 +47,6 @@ func (b *bench) sms(ctx context.Context) ([]storebench.Figure, error) {
 	}
 	lag := startLag(ctx, b.srv.DB)
 	begin := time.Now()
-	body, _ := json.Marshal(map[string]any{"from_number": lineOut, "to_number": callee, "body": smsBody}) // strings always marshal
 	replies, span := load(ctx, b.http, b.srv.URL+"/api/v1/sms/send", b.srv.Token, o.SMSRate, o.Duration, func(int) []byte { return body })
 	api := tally(replies, 201)
 	sent := 0
