@@ -1,6 +1,7 @@
 package readapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -183,5 +184,32 @@ func TestNewServerTimeouts(t *testing.T) {
 	}
 	if s.ReadHeaderTimeout > s.ReadTimeout {
 		t.Fatalf("ReadHeaderTimeout %v > ReadTimeout %v", s.ReadHeaderTimeout, s.ReadTimeout)
+	}
+}
+
+func TestVoiceReadinessNamesEachDependency(t *testing.T) {
+	checks := map[string]error{"telephony": kernel.Unavailable("circuit breaker open: sip did not answer", nil),
+		"payments": nil, "blobs": errors.New("dial tcp: connection refused")}
+	s, err := readapi.NewSurface("voice", readapi.Deps{Logger: slog.New(slog.DiscardHandler), Registry: prometheus.NewRegistry(),
+		Health: fakeHealth{readapi.Readiness{}}, Checks: func(context.Context) map[string]error { return checks }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s.Handler)
+	defer srv.Close()
+	resp, raw := call(t, "GET", srv.URL+"/health/ready", "", nil)
+	var body struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	_ = json.Unmarshal(raw, &body)
+	if resp.StatusCode != http.StatusServiceUnavailable || body.Status != "not_ready" ||
+		body.Checks["telephony"] != "circuit breaker open: sip did not answer" || body.Checks["payments"] != "ok" ||
+		body.Checks["blobs"] != "unavailable" || body.Checks["database"] != "ok" || strings.Contains(string(raw), "refused") {
+		t.Fatalf("ready: %d %s", resp.StatusCode, raw)
+	}
+	checks = map[string]error{"telephony": nil, "payments": nil, "blobs": nil}
+	if resp, raw := call(t, "GET", srv.URL+"/health/ready", "", nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("all healthy: %d %s", resp.StatusCode, raw)
 	}
 }

@@ -123,3 +123,21 @@ func TestSIPInboundStopAndStart(t *testing.T) {
 		t.Fatal("a sentence containing stop listed the sender")
 	}
 }
+
+// The trunk does not answer the health ping (SIP OPTIONS): the breaker
+// opens and calls and SMS answer 503 circuit_open until it answers again.
+func TestSIPBreakerOpenOnAFailedPing(t *testing.T) {
+	t.Parallel()
+	sw := startSIP(t, sipConfig{}) // the trunk points at a port nobody listens on
+	if err := sw.Svc.Ping(context.Background(), 500*time.Millisecond); err == nil {
+		t.Fatal("a ping to nothing answered")
+	}
+	sw.wantError(t, sw.u, "POST", "/api/v1/calls/outbound", map[string]any{"from_number": sipLine, "to_number": sipCallee},
+		503, "circuit_open", "")
+	sw.wantError(t, sw.u, "POST", "/api/v1/sms/send", map[string]any{"from_number": sipLine, "to_number": sipCallee, "body": "hi"},
+		503, "circuit_open", "")
+	// The compliance checks still come first.
+	sw.do(t, sw.u, "POST", "/api/v1/compliance/dnc", map[string]any{"phone": sipCallee}, nil)
+	sw.wantError(t, sw.u, "POST", "/api/v1/sms/send", map[string]any{"from_number": sipLine, "to_number": sipCallee, "body": "hi"},
+		451, "do_not_call", "to_number")
+}
