@@ -62,8 +62,9 @@ func quiesce(ctx context.Context, db *stdsql.DB, limit time.Duration) (time.Dura
 
 // lagSampler measures how far the voice.v1 projector (the read model the
 // routes wait for: read-your-writes) runs behind the event store: every
-// 50 ms it notes the last event recorded and the projector's checkpoint;
-// a sample's lag is the time until the checkpoint passed that event.
+// 10 ms it notes the last event recorded and the projector's checkpoint;
+// a sample's lag is the time until a sample saw the checkpoint pass that
+// event (0 when its own did; else at most 10 ms and a query too long).
 type lagSampler struct {
 	stop func()
 	done chan struct{}
@@ -96,7 +97,7 @@ func startLag(ctx context.Context, db *stdsql.DB) *lagSampler {
 			s.mu.Unlock()
 			select {
 			case <-ctx.Done():
-			case <-time.After(50 * time.Millisecond):
+			case <-time.After(10 * time.Millisecond):
 			}
 		}
 	}()
