@@ -94,7 +94,19 @@ func (s *Service) Dial(ctx context.Context, a Actor, in OutboundInput) (string, 
 	}
 	s.wg.Add(1)
 	go s.place(id, telephony.CallRequest{CallID: id, From: line.Phone, To: in.To, Record: in.Record})
-	return id, s.settle(ctx, app)
+	// The call is placed: a read model slow to show it is no failure of
+	// the command (a client told otherwise would place it again).
+	s.settleAfterEffect(ctx, app)
+	return id, nil
+}
+
+// settleAfterEffect waits for the read model like settle, for commands
+// that already caused an effect outside (a call placed, a message sent):
+// a wait that runs out is logged, not returned.
+func (s *Service) settleAfterEffect(ctx context.Context, app eventstore.Appended) {
+	if err := s.settle(ctx, app); err != nil {
+		s.log.Warn("voice: the read model is behind the command's events", "err", err)
+	}
 }
 
 // line finds the tenant's number a call or message is made from.

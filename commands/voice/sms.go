@@ -112,7 +112,8 @@ func (s *Service) SendSMS(ctx context.Context, a Actor, in SMSInput) (SentMessag
 	if status != voice.MsgQueued {
 		out.Status = status
 	}
-	return out, s.settle(ctx, app)
+	s.settleAfterEffect(ctx, app)
+	return out, nil
 }
 
 // messageDecide runs decide on message id's caught-up fold and appends its

@@ -142,9 +142,15 @@ func (a *API) outbound(w http.ResponseWriter, r *http.Request, c caller) {
 		httpx.WriteError(w, r, err)
 		return
 	}
+	w.Header().Set("Location", "/api/v1/calls/"+callID)
 	v, err := a.getCallView(r.Context(), c.actor.Tenant, callID)
-	if err == nil {
-		w.Header().Set("Location", "/api/v1/calls/"+callID)
+	if kernel.KindOf(err) == kernel.KindNotFound {
+		// Placed, but the read model is behind: the call as requested.
+		from, to := strings.TrimSpace(b.FromNumber), strings.TrimSpace(b.ToNumber)
+		v = callView{ID: callID, Direction: voice.Outbound, From: &from, To: &to, Status: voice.StatusQueued, Sequence: 1,
+			Record: b.Record, QueueID: optS(b.QueueID), StatusCallbackURL: optS(b.StatusCallbackURL), Provider: a.svc.Provider().Name(),
+			RequestedBy: optS(c.actor.User), CreatedAt: stamp(a.svc.Now()), UpdatedAt: stamp(a.svc.Now())}
+		err = nil
 	}
 	writeJSON(w, r, http.StatusCreated, v, err)
 }
