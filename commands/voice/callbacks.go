@@ -84,6 +84,7 @@ func (s *Service) SigningSecret(tenant string) string {
 // subject is what a delivery needs of a call or message.
 type subject struct {
 	tenant, url string
+	last        int // the last status move's sequence number
 	callbacks   voice.Callbacks
 }
 
@@ -92,13 +93,13 @@ func (s *Service) subjectOf(ctx context.Context, stream, id string) (subject, er
 	switch stream {
 	case voice.StreamCall:
 		err := s.callView(ctx, id, func(c *voice.Call) error {
-			sub = subject{tenant: c.Tenant, url: c.CallbackURL, callbacks: copyCallbacks(c.Callbacks)}
+			sub = subject{tenant: c.Tenant, url: c.CallbackURL, last: c.Seq, callbacks: copyCallbacks(c.Callbacks)}
 			return nil
 		})
 		return sub, err
 	case voice.StreamMessage:
 		err := s.messageView(ctx, id, func(m *voice.Message) error {
-			sub = subject{tenant: m.Tenant, url: m.CallbackURL, callbacks: copyCallbacks(m.Callbacks)}
+			sub = subject{tenant: m.Tenant, url: m.CallbackURL, last: m.Seq, callbacks: copyCallbacks(m.Callbacks)}
 			return nil
 		})
 		return sub, err
@@ -117,25 +118,77 @@ func copyCallbacks(cb voice.Callbacks) voice.Callbacks {
 	return out
 }
 
-// deliver works one callback job: it waits for the previous sequence
-// number's callback to settle, posts the signed payload, and records the
-// attempt (every attempt is an event); a failed attempt is retried with
+// deliver works one callback job: status move Seq of a call or message,
+// and then the moves after it that are waiting, in order, in the same job
+// (their own jobs find them settled). Deliveries to one subject are
+// serialised across processes by a PostgreSQL advisory lock, so a chain
+// and a waiting job never post the same move twice at once or out of
+// order; a job that finds the lock taken, or its predecessor unsettled,
+// snoozes. Every attempt is an event; a failed attempt is retried with
 // backoff until MaxCallbackAttempts.
 func (s *Service) deliver(ctx context.Context, job *jobs.Job[CallbackArgs]) error {
 	a := job.Args
-	sub, err := s.subjectOf(ctx, a.Stream, a.Subject)
+	unlock, ok, err := s.lockSubject(ctx, a.Subject)
 	if err != nil {
 		return err
 	}
-	if sub.url == "" || sub.callbacks.Settled[a.Seq] != "" {
-		return nil
+	if !ok {
+		return jobs.Snooze(200 * time.Millisecond)
 	}
-	if a.Seq > 1 && sub.callbacks.Settled[a.Seq-1] == "" {
-		return jobs.Snooze(500 * time.Millisecond)
+	defer unlock()
+	for seq := a.Seq; ; seq++ {
+		sub, err := s.subjectOf(ctx, a.Stream, a.Subject)
+		if err != nil {
+			return err
+		}
+		if sub.url == "" || seq > sub.last {
+			return nil
+		}
+		if sub.callbacks.Settled[seq] != "" {
+			continue
+		}
+		if seq > 1 && sub.callbacks.Settled[seq-1] == "" {
+			if seq == a.Seq {
+				return jobs.Snooze(200 * time.Millisecond)
+			}
+			return nil
+		}
+		att, err := s.attempt(ctx, CallbackArgs{Stream: a.Stream, Subject: a.Subject, Seq: seq}, sub)
+		if err != nil {
+			return err
+		}
+		if !att.Final {
+			if seq == a.Seq {
+				return fmt.Errorf("callback %s #%d attempt %d: %s", a.Subject, seq, att.Attempt, att.Error)
+			}
+			return nil // the move's own job retries it
+		}
 	}
+}
+
+// lockSubject takes the subject's delivery lock (a session advisory lock
+// on a connection of its own); ok is false when another delivery holds it.
+func (s *Service) lockSubject(ctx context.Context, subject string) (unlock func(), ok bool, err error) {
+	conn, err := s.store.DB().Conn(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	key := "voice-callbacks:" + subject
+	if err := conn.QueryRowContext(ctx, `SELECT pg_try_advisory_lock(hashtextextended($1, 0))`, key).Scan(&ok); err != nil || !ok {
+		conn.Close()
+		return nil, false, err
+	}
+	return func() {
+		_, _ = conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock(hashtextextended($1, 0))`, key)
+		conn.Close()
+	}, true, nil
+}
+
+// attempt posts one status move's callback and records the attempt.
+func (s *Service) attempt(ctx context.Context, a CallbackArgs, sub subject) (*voice.CallbackAttempted, error) {
 	body, eventID, err := s.callbackBody(ctx, a)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	now := s.clock.Now()
 	h := http.Header{}
@@ -158,12 +211,9 @@ func (s *Service) deliver(ctx context.Context, job *jobs.Job[CallbackArgs]) erro
 	}
 	att.Final = att.Delivered || att.Attempt >= MaxCallbackAttempts || errors.Is(perr, ErrRefusedURL)
 	if _, err := s.store.Append(ctx, eventstore.Stream{Type: a.Stream, ID: a.Subject}, eventstore.AnyVersion, att); err != nil {
-		return err
+		return nil, err
 	}
-	if !att.Final {
-		return fmt.Errorf("callback %s #%d attempt %d: %s", a.Subject, a.Seq, att.Attempt, att.Error)
-	}
-	return nil
+	return att, nil
 }
 
 // CallbackPayload is the JSON body of a status callback.
