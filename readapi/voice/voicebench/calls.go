@@ -77,7 +77,7 @@ func (b *bench) outbound(ctx context.Context) ([]storebench.Figure, error) {
 	var jobsN, runs, snoozes int
 	if err := b.srv.DB.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(attempt), 0), coalesce(sum((metadata->>'snoozes')::int), 0)
 		FROM jobs.river_job WHERE kind = 'voice.status_callback'`).Scan(&jobsN, &runs, &snoozes); err == nil {
-		o.Logf("  status callback jobs so far (warm-up too): %d, %d attempts, %d snoozes (a callback waits 500 ms while the one before is unsettled)",
+		o.Logf("  status callback jobs so far (warm-up too): %d, %d attempts, %d snoozes (a callback waits 200 ms while the one before is unsettled or being delivered)",
 			jobsN, runs, snoozes)
 	}
 	if d, err := quiesce(ctx, b.srv.DB, o.Drain); err != nil {
