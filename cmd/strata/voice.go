@@ -184,7 +184,8 @@ func startVoice(ctx context.Context, app *App) error {
 	master := app.Identity.Master
 	svc = cmdvoice.New(app.Store, app.Clock, app.Logger, cmdvoice.Config{Provider: parts.Provider, Keys: app.Keys,
 		IndexKey: master.Derive("voice party index"), Jobs: app.Jobs, Deliver: deliverer(client), Sign: outbound.Sign,
-		SecretKey: master.Derive("voice callback signing"), Blobs: blobStore, Zones: numberZones, Wait: wait, Transcriber: tr})
+		SecretKey: master.Derive("voice callback signing"), Blobs: blobStore, Zones: numberZones, Wait: wait, Transcriber: tr,
+		Inline: projvoice.Inline})
 	if err := svc.RegisterJobs(app.Jobs); err != nil {
 		return err
 	}

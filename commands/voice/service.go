@@ -14,6 +14,7 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	stdsql "database/sql"
 	"encoding/hex"
 	"log/slog"
 	"sync"
@@ -58,6 +59,10 @@ type Config struct {
 	Zones func(e164 string) []*time.Location
 	// Wait blocks until the read model has applied the event at key.
 	Wait func(ctx context.Context, key eventstore.Key) error
+	// Inline, when set, writes the read model's rows of message events in
+	// the transaction that appends them (projections/voice.Inline): a sent
+	// message then needs no wait for the projector.
+	Inline func(ctx context.Context, tx *stdsql.Tx, evs []kernel.Event) error
 	// Breaker guards the provider; nil: a default one.
 	Breaker *Breaker
 	// ReportRetry bounds how long a provider report is retried when the

@@ -112,7 +112,9 @@ func (s *Service) SendSMS(ctx context.Context, a Actor, in SMSInput) (SentMessag
 	if status != voice.MsgQueued {
 		out.Status = status
 	}
-	s.settleAfterEffect(ctx, app)
+	if s.cfg.Inline == nil { // else the message's row committed with its events
+		s.settleAfterEffect(ctx, app)
+	}
 	return out, nil
 }
 
@@ -127,7 +129,13 @@ func (s *Service) messageDecide(ctx context.Context, id string, decide func(m *v
 				if r, ok := evs[0].(*voice.MessageRequested); ok {
 					url = r.CallbackURL
 				}
-				return s.enqueueCallbacks(ctx, tx, voice.StreamMessage, id, url, e.State.Callbacks, seqsOf(evs))
+				if err := s.enqueueCallbacks(ctx, tx, voice.StreamMessage, id, url, e.State.Callbacks, seqsOf(evs)); err != nil {
+					return err
+				}
+				if s.cfg.Inline != nil {
+					return s.cfg.Inline(ctx, tx, evs)
+				}
+				return nil
 			})
 		return err
 	})

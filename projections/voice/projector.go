@@ -10,7 +10,9 @@ import (
 	stdsql "database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 
+	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/domain/voice"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
@@ -127,7 +129,7 @@ func applyRest(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error 
 			ev.Characters, ev.MediaCount, ev.RequestedBy, ev.At)
 	case *voice.MessageStatusChanged:
 		return exec(ctx, tx, `UPDATE messages SET status = $2, seq = $3, provider_id = CASE WHEN $4 = '' THEN provider_id ELSE $4 END,
-			error_code = $5, updated_at = $6 WHERE message_id = $1`, ev.MessageID, ev.Status, ev.Seq, ev.ProviderID, ev.ErrorCode, ev.At)
+			error_code = $5, updated_at = $6 WHERE message_id = $1 AND seq < $3`, ev.MessageID, ev.Status, ev.Seq, ev.ProviderID, ev.ErrorCode, ev.At)
 	case *voice.ContactCreated:
 		tags := ev.Tags
 		if tags == nil {
@@ -231,4 +233,37 @@ func applyInbound(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) err
 		return exec(ctx, tx, `UPDATE voicemails SET status = $2, updated_at = $3 WHERE voicemail_id = $1`, ev.VoicemailID, ev.To, ev.At)
 	}
 	return nil
+}
+
+// Inline applies the message events among evs inside tx, the transaction
+// that appends them, so a message's row is in the read model the moment
+// its events commit (read your writes without waiting for the projector:
+// ARCHITECTURE section 4 allows projecting inline for what the next request
+// depends on). The live projector applies the same events again later,
+// which changes nothing: the insert is ignored and a status update never
+// moves a message back (it only applies a later sequence number). tx's
+// search_path is pointed at Schema for the writes and restored after.
+func Inline(ctx context.Context, tx *stdsql.Tx, evs []kernel.Event) error {
+	var msgs []kernel.Event
+	for _, ev := range evs {
+		switch ev.(type) {
+		case *voice.MessageRequested, *voice.MessageStatusChanged:
+			msgs = append(msgs, ev)
+		}
+	}
+	if len(msgs) == 0 {
+		return nil
+	}
+	var prev string
+	if err := tx.QueryRowContext(ctx, `SELECT current_setting('search_path'), set_config('search_path', $1, true)`,
+		Schema+", public").Scan(&prev, new(string)); err != nil {
+		return fmt.Errorf("inline projection: %w", err)
+	}
+	for _, ev := range msgs {
+		if err := applyRest(ctx, tx, eventstore.Envelope{Event: ev}); err != nil {
+			return fmt.Errorf("inline projection of %s: %w", ev.EventType(), err)
+		}
+	}
+	_, err := tx.ExecContext(ctx, `SELECT set_config('search_path', $1, true)`, prev)
+	return err
 }

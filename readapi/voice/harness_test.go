@@ -107,7 +107,8 @@ func start(t *testing.T, o options) *world {
 	}
 	svc := cmd.New(api.Store, api.Clock, logger, cmd.Config{Provider: o.Provider, Keys: keys,
 		IndexKey: api.Master.Derive("voice party index"), Jobs: js, Deliver: deliver, Sign: outbound.Sign,
-		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(blobDir), Zones: zones, Wait: wait, Transcriber: o.Transcriber})
+		SecretKey: api.Master.Derive("voice callback signing"), Blobs: blobs.NewLocal(blobDir), Zones: zones, Wait: wait, Transcriber: o.Transcriber,
+		Inline: projvoice.Inline})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}
