@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/strata-platform/strata/commands/voice/telephony/sipptest"
@@ -31,14 +30,10 @@ type sippRun struct {
 	Timeout  time.Duration     // -timeout, an error when reached
 }
 
-// sipp is a running SIPp.
+// sipp is a running SIPp (sipptest.Process) of the bench.
 type sipp struct {
-	Addr string
+	*sipptest.Process
 	name string
-	dir  string
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error
 }
 
 // sippStats are the final counters of SIPp's screen.
@@ -74,81 +69,27 @@ func startSipp(r sippRun) (*sipp, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, r.Scenario), src, 0o644); err != nil {
-		os.RemoveAll(dir)
-		return nil, err
+	o := sipptest.RunOptions{Dir: dir, Port: r.Port, Remote: r.Remote, Calls: r.Calls, Rate: r.Rate, Timeout: r.Timeout,
+		Args: []string{"-l", "5000", "-trace_screen"}}
+	if o.Timeout <= 0 {
+		o.Timeout = time.Minute
 	}
-	mport, err := freeUDPRange(4) // SIPp's audio and video RTP and RTCP
+	if o.MediaPort, err = freeUDPRange(4); err == nil { // SIPp's audio and video RTP and RTCP
+		o.ControlPort, err = freeUDPPort()
+	}
+	if err == nil && o.Port == 0 {
+		o.Port, err = freeUDPPort()
+	}
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	cport, err := freeUDPPort()
+	p, err := sipptest.Run(r.Scenario, src, o)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	port := r.Port
-	if port == 0 {
-		if port, err = freeUDPPort(); err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
-	}
-	timeout := r.Timeout
-	if timeout <= 0 {
-		timeout = time.Minute
-	}
-	args := []string{"-sf", r.Scenario, "-i", "127.0.0.1", "-p", strconv.Itoa(port),
-		"-mi", "127.0.0.1", "-mp", strconv.Itoa(mport), "-cp", strconv.Itoa(cport),
-		"-m", strconv.Itoa(max(r.Calls, 1)), "-l", "5000", "-nostdin", "-trace_err", "-trace_screen",
-		"-timeout", strconv.Itoa(int(timeout.Seconds())) + "s", "-timeout_error"}
-	if r.Rate > 0 {
-		args = append(args, "-r", strconv.Itoa(r.Rate), "-rp", "1000")
-	}
-	if r.Remote != "" {
-		args = append(args, r.Remote)
-	}
-	out, err := os.Create(filepath.Join(dir, "stdout.txt"))
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	cmd := exec.Command("sipp", args...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		out.Close()
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	p := &sipp{Addr: "127.0.0.1:" + strconv.Itoa(port), name: r.Scenario, dir: dir, cmd: cmd, done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		out.Close()
-		close(p.done)
-	}()
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); {
-		c, err := net.ListenPacket("udp", p.Addr)
-		if err != nil {
-			return p, nil // sipp holds the port
-		}
-		c.Close()
-		select {
-		case <-p.done:
-			if p.err == nil {
-				return p, nil // a UAC already done
-			}
-			logs := p.logs()
-			p.kill()
-			return nil, fmt.Errorf("sipp %s exited early: %v\n%s", r.Scenario, p.err, logs)
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	logs := p.logs()
-	p.kill()
-	return nil, fmt.Errorf("sipp %s did not bind %s\n%s", r.Scenario, p.Addr, logs)
+	return &sipp{Process: p, name: r.Scenario}, nil
 }
 
 // wait waits up to timeout for SIPp to exit and returns its final
@@ -156,50 +97,28 @@ func startSipp(r sippRun) (*sipp, error) {
 // (some call failed: the counters say how many).
 func (p *sipp) wait(timeout time.Duration) (sippStats, error) {
 	select {
-	case <-p.done:
+	case <-p.Done():
 	case <-time.After(timeout):
-		p.stop()
+		p.Stop()
 		st := p.stats()
-		return st, fmt.Errorf("sipp %s did not finish in %v\n%s", p.name, timeout, p.logs())
+		return st, fmt.Errorf("sipp %s did not finish in %v\n%s", p.name, timeout, p.Logs())
 	}
 	st := p.stats()
-	if p.err != nil {
-		return st, fmt.Errorf("sipp %s: %v\n%s", p.name, p.err, p.logs())
+	if p.Err() != nil {
+		return st, fmt.Errorf("sipp %s: %v\n%s", p.name, p.Err(), p.Logs())
 	}
 	return st, nil
 }
 
-// stop ends SIPp (SIGTERM, then SIGKILL after 2 s) so that it writes its
-// screen, and waits for it.
-func (p *sipp) stop() {
-	select {
-	case <-p.done:
-		return
-	default:
-	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(2 * time.Second):
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
 // kill stops SIPp if it still runs and removes its directory.
 func (p *sipp) kill() {
-	select {
-	case <-p.done:
-	default:
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-	os.RemoveAll(p.dir)
+	p.Kill()
+	os.RemoveAll(p.Dir)
 }
 
 // stats reads the cumulative counters of the screen SIPp wrote at exit.
 func (p *sipp) stats() sippStats {
-	files, _ := filepath.Glob(filepath.Join(p.dir, "*_screen.log"))
+	files, _ := filepath.Glob(filepath.Join(p.Dir, "*_screen.log"))
 	var st sippStats
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
@@ -232,25 +151,6 @@ func parseScreen(data []byte) sippStats {
 		}
 	}
 	return st
-}
-
-// logs is SIPp's error trace (its head) and the tail of its output.
-func (p *sipp) logs() string {
-	var b strings.Builder
-	files, _ := filepath.Glob(filepath.Join(p.dir, "*errors.log"))
-	for _, f := range files {
-		data, _ := os.ReadFile(f)
-		if len(data) > 3000 {
-			data = data[:3000]
-		}
-		fmt.Fprintf(&b, "--- %s\n%s\n", filepath.Base(f), data)
-	}
-	data, _ := os.ReadFile(filepath.Join(p.dir, "stdout.txt"))
-	if len(data) > 2000 {
-		data = data[len(data)-2000:]
-	}
-	fmt.Fprintf(&b, "--- stdout (tail)\n%s", data)
-	return b.String()
 }
 
 // freeUDPRange is the first of n consecutive UDP ports of 127.0.0.1 free

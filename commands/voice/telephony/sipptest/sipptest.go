@@ -15,6 +15,7 @@ package sipptest
 
 import (
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net"
@@ -26,7 +27,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
 	"testing"
 	"time"
 )
@@ -127,16 +128,10 @@ type Options struct {
 	Timeout time.Duration
 }
 
-// Proc is a running SIPp.
+// Proc is a running SIPp in a test: Process, killed when the test ends.
 type Proc struct {
-	// Addr is its SIP address (127.0.0.1:port).
-	Addr string
-
-	t    testing.TB
-	cmd  *exec.Cmd
-	dir  string
-	done chan struct{}
-	err  error
+	*Process
+	t testing.TB
 }
 
 var placeholder = regexp.MustCompile(`\{\{[A-Za-z0-9_]+\}\}`)
@@ -193,23 +188,10 @@ func Start(t testing.TB, scenario, remote string, opts Options) *Proc {
 func start(t testing.TB, name string, src []byte, remote string, opts Options) (*Proc, bool) {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	calls := max(opts.Calls, 1)
-	timeout := opts.Timeout
-	if timeout <= 0 {
-		timeout = 40 * time.Second
-	}
-	port, mport, cport := FreePorts(t, 1), FreePorts(t, 4), FreePorts(t, 1)
-	args := []string{
-		"-sf", name, "-i", "127.0.0.1", "-p", strconv.Itoa(port),
-		"-mi", "127.0.0.1", "-mp", strconv.Itoa(mport), "-cp", strconv.Itoa(cport),
-		"-m", strconv.Itoa(calls), "-nostdin", "-trace_err",
-		"-timeout", strconv.Itoa(int(timeout.Seconds())) + "s", "-timeout_error",
-	}
+	o := RunOptions{Dir: dir, Port: FreePorts(t, 1), MediaPort: FreePorts(t, 4), ControlPort: FreePorts(t, 1),
+		Remote: remote, Calls: opts.Calls, Timeout: opts.Timeout}
 	if os.Getenv("SIPP_TRACE") != "" {
-		args = append(args, "-trace_msg")
+		o.Args = append(o.Args, "-trace_msg")
 		t.Cleanup(func() {
 			files, _ := filepath.Glob(filepath.Join(dir, "*messages.log"))
 			for _, f := range files {
@@ -218,77 +200,17 @@ func start(t testing.TB, name string, src []byte, remote string, opts Options) (
 			}
 		})
 	}
-	if remote != "" {
-		args = append(args, remote)
+	proc, err := Run(name, src, o)
+	if errors.Is(err, ErrPortInUse) {
+		t.Logf("sipp lost a port to another process, retrying: %v", err)
+		return nil, true
 	}
-	out, err := os.Create(filepath.Join(dir, "stdout.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("sipp", args...)
-	cmd.Dir = dir
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		out.Close()
-		t.Fatal(err)
-	}
-	p := &Proc{t: t, cmd: cmd, dir: dir, Addr: "127.0.0.1:" + strconv.Itoa(port), done: make(chan struct{})}
-	go func() {
-		p.err = cmd.Wait()
-		out.Close()
-		close(p.done)
-	}()
+	p := &Proc{Process: proc, t: t}
 	t.Cleanup(p.Kill)
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		c, err := net.ListenPacket("udp", p.Addr)
-		if err != nil {
-			return p, false // sipp holds the port
-		}
-		c.Close()
-		select {
-		case <-p.done:
-			if p.err == nil {
-				return p, false // a UAC already done
-			}
-			logs := p.Logs()
-			if strings.Contains(logs, "errno = 98") {
-				t.Logf("sipp lost a port to another process, retrying: %v", p.err)
-				return nil, true
-			}
-			t.Fatalf("sipp exited early: %v\n%s", p.err, logs)
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
-	t.Fatalf("sipp did not bind %s\n%s", p.Addr, p.Logs())
-	return nil, false
-}
-
-// Kill stops SIPp (if it still runs) and waits for it.
-func (p *Proc) Kill() {
-	select {
-	case <-p.done:
-	default:
-		_ = p.cmd.Process.Kill()
-		<-p.done
-	}
-}
-
-// Logs is SIPp's error trace and the tail of its screen output.
-func (p *Proc) Logs() string {
-	var b strings.Builder
-	files, _ := filepath.Glob(filepath.Join(p.dir, "*errors.log"))
-	for _, f := range files {
-		data, _ := os.ReadFile(f)
-		fmt.Fprintf(&b, "--- %s\n%s\n", filepath.Base(f), data)
-	}
-	data, _ := os.ReadFile(filepath.Join(p.dir, "stdout.txt"))
-	if len(data) > 3000 {
-		data = data[len(data)-3000:]
-	}
-	fmt.Fprintf(&b, "--- stdout (tail)\n%s", data)
-	return b.String()
+	return p, false
 }
 
 // Wait waits up to timeout for SIPp to finish its calls and fails the
@@ -297,14 +219,14 @@ func (p *Proc) Logs() string {
 func (p *Proc) Wait(timeout time.Duration) bool {
 	p.t.Helper()
 	select {
-	case <-p.done:
+	case <-p.Done():
 	case <-time.After(timeout):
 		p.Kill()
 		p.t.Errorf("sipp did not finish in %v\n%s", timeout, p.Logs())
 		return false
 	}
-	if p.err != nil {
-		p.t.Errorf("sipp: %v\n%s", p.err, p.Logs())
+	if p.Err() != nil {
+		p.t.Errorf("sipp: %v\n%s", p.Err(), p.Logs())
 		return false
 	}
 	return true
