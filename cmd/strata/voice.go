@@ -160,7 +160,8 @@ func startVoice(ctx context.Context, app *App) error {
 		parts.Provider, parts.Closer = p, p.Close
 	case vc.TwilioAccountSID != "":
 		p, err := twilio.New(twilio.Config{BaseURL: vc.TwilioBaseURL, AccountSID: vc.TwilioAccountSID, AuthToken: vc.TwilioAuthToken,
-			StatusCallbackURL: vc.PublicURL + "/api/v1/providers/twilio/status", Client: client, Logger: app.Logger,
+			StatusCallbackURL: vc.PublicURL + "/api/v1/providers/twilio/status", InboundSMSURL: vc.PublicURL + "/api/v1/providers/twilio/sms",
+			Client: client, Logger: app.Logger,
 			OnMessageStatus: func(m twilio.MessageStatus) {
 				if err := svc.ProviderMessageStatus(context.Background(), m.ProviderID, m.Status, m.ErrorCode); err != nil {
 					app.Logger.Warn("voice: message status not recorded", "provider_id", m.ProviderID, "err", err)
@@ -171,6 +172,7 @@ func startVoice(ctx context.Context, app *App) error {
 		}
 		parts.Provider = p
 		parts.Handlers["twilio/status"] = p.StatusHandler()
+		parts.Handlers["twilio/sms"] = p.SMSHandler()
 	}
 	wait := func(ctx context.Context, key eventstore.Key) error {
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)

@@ -58,7 +58,7 @@ func (p *Provider) serveStatus(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "bad form", http.StatusBadRequest)
 		return
 	}
-	if !p.validSignature(r) {
+	if !p.validSignature(r, p.cfg.StatusCallbackURL) {
 		p.log.Warn("twilio: status callback with a bad signature", "remote", r.RemoteAddr)
 		http.Error(w, "bad signature", http.StatusForbidden)
 		return
@@ -102,15 +102,16 @@ func (p *Provider) serveStatus(w http.ResponseWriter, r *http.Request) {
 }
 
 // validSignature checks X-Twilio-Signature against the URL Twilio posted
-// to: StatusCallbackURL's origin and path (we may sit behind a proxy that
-// rewrites them) with the request's query, tried as written, without the
-// default port and with it (Twilio's own libraries accept either).
-func (p *Provider) validSignature(r *http.Request) bool {
+// to: the configured public URL's origin and path (we may sit behind a
+// proxy that rewrites them) with the request's query, tried as written,
+// without the default port and with it (Twilio's own libraries accept
+// either).
+func (p *Provider) validSignature(r *http.Request, public string) bool {
 	got := r.Header.Get(SignatureHeader)
-	if got == "" || p.cfg.StatusCallbackURL == "" {
+	if got == "" || public == "" {
 		return false
 	}
-	base, _, _ := strings.Cut(p.cfg.StatusCallbackURL, "?")
+	base, _, _ := strings.Cut(public, "?")
 	full := base
 	if r.URL.RawQuery != "" {
 		full += "?" + r.URL.RawQuery

@@ -64,6 +64,9 @@ type Config struct {
 	// StatusCallbackURL is our public URL Twilio posts call, recording and
 	// message status to; StatusHandler serves it. Required by Dial.
 	StatusCallbackURL string
+	// InboundSMSURL is our public URL of SMSHandler: the messaging webhook
+	// ("A message comes in") configured on the numbers at Twilio.
+	InboundSMSURL string
 	// Client sends every request (outbound.New(outbound.Config{}) when nil).
 	Client *outbound.Client
 	// MaxCall is how long an answered call stays up at most: the Pause
@@ -126,6 +129,7 @@ type Provider struct {
 	mu      sync.Mutex
 	byToken map[string]*call
 	bySid   map[string]*call
+	onSMS   func(ctx context.Context, m telephony.InboundSMS) error
 }
 
 var _ telephony.Provider = (*Provider)(nil)
