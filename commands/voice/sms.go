@@ -66,6 +66,10 @@ func (s *Service) SendSMS(ctx context.Context, a Actor, in SMSInput) (SentMessag
 	if err := s.telephony(); err != nil {
 		return SentMessage{}, err
 	}
+	if ms, ok := s.cfg.Provider.(telephony.MediaSender); len(in.MediaURLs) > 0 && (!ok || !ms.SendsMedia()) {
+		return SentMessage{}, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "media_urls", Rule: "provider_sends_text_only",
+			Message: "the configured provider (" + s.cfg.Provider.Name() + ") sends text only: media_urls need a provider that sends MMS"}
+	}
 	line, err := s.line(ctx, a.Tenant, in.From)
 	if err != nil {
 		return SentMessage{}, err

@@ -602,10 +602,12 @@ func oaMessages(t *testing.T, v *oaConformance) {
 	}
 	secret := oaID(t, call(a, "GET", "/api/v1/callbacks/signing-secret", nil, http.StatusOK), "secret")
 
-	// SMS, with its status callbacks (media URLs are not sent over SIP).
+	// SMS, with its status callbacks. The SIP provider sends text only:
+	// media URLs are refused, not dropped.
+	call(a, "POST", "/api/v1/sms/send", map[string]any{"from_number": sipLine, "to_number": sipCallee,
+		"body": "hello from strata", "media_urls": []string{"https://example.com/map.png"}}, http.StatusUnprocessableEntity)
 	sms := call(a, "POST", "/api/v1/sms/send", map[string]any{"from_number": sipLine, "to_number": sipCallee,
-		"body": "hello from strata", "media_urls": []string{"https://example.com/map.png"},
-		"status_callback_url": hooks.URL + "/sms"}, http.StatusCreated)
+		"body": "hello from strata", "status_callback_url": hooks.URL + "/sms"}, http.StatusCreated)
 	if sms.Body["encoding"] != "GSM-7" || sms.Body["status"] != voice.MsgSent {
 		t.Fatalf("sms: %s", sms.Raw)
 	}
@@ -613,7 +615,7 @@ func oaMessages(t *testing.T, v *oaConformance) {
 	if sms.Header.Get("Location") != loc {
 		t.Errorf("Location %q, want %q", sms.Header.Get("Location"), loc)
 	}
-	if r := call(a, "GET", loc, nil, http.StatusOK); r.Body["status"] != voice.MsgSent || r.Body["body"] != "hello from strata" || r.Body["media_count"] != float64(1) {
+	if r := call(a, "GET", loc, nil, http.StatusOK); r.Body["status"] != voice.MsgSent || r.Body["body"] != "hello from strata" || r.Body["media_count"] != float64(0) {
 		t.Errorf("GET sms: %s", r.Raw)
 	}
 	call(b, "GET", loc, nil, http.StatusNotFound)

@@ -177,6 +177,12 @@ type Provider interface {
 	Ping(ctx context.Context) error
 }
 
+// MediaSender is a provider that sends SMSRequest.MediaURLs (MMS); a
+// provider that is not one sends text only.
+type MediaSender interface {
+	SendsMedia() bool
+}
+
 // Receiver is a provider that can take inbound calls: handle is called
 // once per arriving call, on its own goroutine.
 type Receiver interface {

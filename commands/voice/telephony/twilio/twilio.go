@@ -177,6 +177,10 @@ func New(cfg Config) (*Provider, error) {
 // Name is "twilio".
 func (p *Provider) Name() string { return "twilio" }
 
+// SendsMedia implements telephony.MediaSender: messages carry their
+// MediaUrl parameters (MMS).
+func (p *Provider) SendsMedia() bool { return true }
+
 // accountPath is /2010-04-01/Accounts/{sid}/rest.
 func (p *Provider) accountPath(rest string) string {
 	return "/2010-04-01/Accounts/" + url.PathEscape(p.cfg.AccountSID) + rest
