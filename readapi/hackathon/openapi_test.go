@@ -8,7 +8,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"slices"
 	"strings"
 	"testing"
 
@@ -99,32 +98,7 @@ func routed(t *testing.T) []string {
 // TestOpenAPIDocumentsEveryRoute compares the router's routes with the
 // document's operations, both ways.
 func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
-	doc := loadSpec(t)
-	have := routed(t)
-	var want []string
-	for path, item := range doc.Paths.Map() {
-		for method := range item.Operations() {
-			want = append(want, strings.ToUpper(method)+" "+path)
-		}
-	}
-	var diff []string
-	for _, r := range have {
-		if !slices.Contains(want, r) {
-			diff = append(diff, "  + routed, not in openapi.json: "+r)
-		}
-	}
-	for _, d := range want {
-		if !slices.Contains(have, d) {
-			diff = append(diff, "  - in openapi.json, not routed: "+d)
-		}
-	}
-	if len(have) != len(slices.Compact(slices.Sorted(slices.Values(have)))) {
-		t.Errorf("a route is registered twice: %v", have)
-	}
-	if len(diff) > 0 {
-		slices.Sort(diff)
-		t.Errorf("routes (%d) and openapi.json operations (%d) differ:\n%s", len(have), len(want), strings.Join(diff, "\n"))
-	}
+	openapitest.RoutesMatch(t, loadSpec(t), routed(t))
 }
 
 // conformance sends requests to the live surface and checks each request

@@ -5,7 +5,9 @@ package openapitest
 
 import (
 	"context"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -67,5 +69,36 @@ func EachOperation(t testing.TB, doc *openapi3.T, check func(where string, op *o
 				check(where, op)
 			}
 		}
+	}
+}
+
+// RoutesMatch fails t unless the routes a router serves (each "METHOD
+// /path", as gorilla/mux templates them) and doc's operations are the same
+// set, both ways, and no route is registered twice.
+func RoutesMatch(t testing.TB, doc *openapi3.T, routed []string) {
+	t.Helper()
+	var documented []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			documented = append(documented, strings.ToUpper(method)+" "+path)
+		}
+	}
+	var diff []string
+	for _, r := range routed {
+		if !slices.Contains(documented, r) {
+			diff = append(diff, "  + routed, not in openapi.json: "+r)
+		}
+	}
+	for _, d := range documented {
+		if !slices.Contains(routed, d) {
+			diff = append(diff, "  - in openapi.json, not routed: "+d)
+		}
+	}
+	if len(routed) != len(slices.Compact(slices.Sorted(slices.Values(routed)))) {
+		t.Errorf("a route is registered twice: %v", routed)
+	}
+	if len(diff) > 0 {
+		slices.Sort(diff)
+		t.Errorf("routes (%d) and openapi.json operations (%d) differ:\n%s", len(routed), len(documented), strings.Join(diff, "\n"))
 	}
 }

@@ -264,32 +264,7 @@ func oaHasRoute(r *mux.Router, method, path string) bool {
 // TestOpenAPIDocumentsEveryRoute compares the router's routes with the
 // document's operations, both ways.
 func TestOpenAPIDocumentsEveryRoute(t *testing.T) {
-	doc := loadSpec(t)
-	have := oaRouted(t)
-	var want []string
-	for path, item := range doc.Paths.Map() {
-		for method := range item.Operations() {
-			want = append(want, strings.ToUpper(method)+" "+path)
-		}
-	}
-	var diff []string
-	for _, r := range have {
-		if !slices.Contains(want, r) {
-			diff = append(diff, "  + routed, not in openapi.json: "+r)
-		}
-	}
-	for _, d := range want {
-		if !slices.Contains(have, d) {
-			diff = append(diff, "  - in openapi.json, not routed: "+d)
-		}
-	}
-	if len(have) != len(slices.Compact(slices.Sorted(slices.Values(have)))) {
-		t.Errorf("a route is registered twice: %v", have)
-	}
-	if len(diff) > 0 {
-		slices.Sort(diff)
-		t.Errorf("routes (%d) and openapi.json operations (%d) differ:\n%s", len(have), len(want), strings.Join(diff, "\n"))
-	}
+	openapitest.RoutesMatch(t, loadSpec(t), oaRouted(t))
 }
 
 // TestOpenAPIExamplesAreValid checks every request example against its
