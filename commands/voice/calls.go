@@ -253,29 +253,13 @@ func callbackURLOf(c *voice.Call, evs []kernel.Event) string {
 	return ""
 }
 
-// seqsOf lists the status moves' sequence numbers among evs.
+// seqsOf lists the status moves' sequence numbers among evs (stepOf says
+// which events are status moves).
 func seqsOf(evs []kernel.Event) []int {
 	var out []int
 	for _, ev := range evs {
-		switch e := ev.(type) {
-		case *voice.CallRequested, *voice.MessageRequested:
-			out = append(out, 1)
-		case *voice.CallDialing:
-			out = append(out, e.Seq)
-		case *voice.CallRinging:
-			out = append(out, e.Seq)
-		case *voice.CallAnswered:
-			out = append(out, e.Seq)
-		case *voice.CallHeld:
-			out = append(out, e.Seq)
-		case *voice.CallResumed:
-			out = append(out, e.Seq)
-		case *voice.CallTransferred:
-			out = append(out, e.Seq)
-		case *voice.CallEnded:
-			out = append(out, e.Seq)
-		case *voice.MessageStatusChanged:
-			out = append(out, e.Seq)
+		if seq, _, ok := stepOf(ev, ""); ok {
+			out = append(out, seq)
 		}
 	}
 	return out
