@@ -30,6 +30,12 @@ const envelopeColumns = `position, transaction_id::text::bigint, event_id::text,
 // bounds. A stream with no events (or none within the bounds) yields an empty
 // slice, not an error.
 func (s *Store) Load(ctx context.Context, streamID string, opts LoadOptions) ([]Envelope, error) {
+	return s.LoadTx(ctx, s.db, streamID, opts)
+}
+
+// LoadTx is Load through q: a transaction that must see the stream as it
+// reads it (one that holds a lock every appender of the stream takes).
+func (s *Store) LoadTx(ctx context.Context, q Querier, streamID string, opts LoadOptions) ([]Envelope, error) {
 	where, args := []string{"stream_id = $1"}, []any{streamID}
 	if opts.UpToVersion > 0 {
 		args = append(args, opts.UpToVersion)
@@ -47,8 +53,8 @@ func (s *Store) Load(ctx context.Context, streamID string, opts LoadOptions) ([]
 		args = append(args, opts.AsKnownAt)
 		where = append(where, "recorded_at <= $"+strconv.Itoa(len(args)))
 	}
-	q := `SELECT ` + envelopeColumns + ` FROM es.events WHERE ` + strings.Join(where, " AND ") + ` ORDER BY stream_version`
-	rows, err := s.db.QueryContext(ctx, q, args...)
+	sel := `SELECT ` + envelopeColumns + ` FROM es.events WHERE ` + strings.Join(where, " AND ") + ` ORDER BY stream_version`
+	rows, err := q.QueryContext(ctx, sel, args...)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", streamID, err)
 	}

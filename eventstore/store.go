@@ -121,8 +121,28 @@ func (s *Store) appendAlone(ctx context.Context, stream Stream, expected int64, 
 // wakes the consumers (see RunNotifier): commands that append inside their
 // own transaction should use InTx for that reason.
 func (s *Store) InTx(ctx context.Context, fn func(tx *stdsql.Tx) error) error {
+	return s.announced(func(wrap func(tx *stdsql.Tx) error) error {
+		return RunInTx(ctx, s.db, nil, wrap)
+	}, fn)
+}
+
+// InConnTx is InTx on a connection the caller holds (one that holds a
+// session lock, say) with the caller's options (nil: READ COMMITTED).
+func (s *Store) InConnTx(ctx context.Context, conn *stdsql.Conn, opts *stdsql.TxOptions, fn func(tx *stdsql.Tx) error) error {
+	return s.announced(func(wrap func(tx *stdsql.Tx) error) error {
+		tx, err := conn.BeginTx(ctx, opts)
+		if err != nil {
+			return fmt.Errorf("begin: %w", err)
+		}
+		return finishTx(tx, wrap(tx))
+	}, fn)
+}
+
+// announced runs fn through run and, after a commit, wakes the consumers
+// for the event types fn appended.
+func (s *Store) announced(run func(wrap func(tx *stdsql.Tx) error) error, fn func(tx *stdsql.Tx) error) error {
 	var txp *stdsql.Tx
-	err := RunInTx(ctx, s.db, nil, func(tx *stdsql.Tx) error {
+	err := run(func(tx *stdsql.Tx) error {
 		txp = tx
 		return fn(tx)
 	})
@@ -142,7 +162,12 @@ func RunInTx(ctx context.Context, db *stdsql.DB, opts *stdsql.TxOptions, fn func
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}
-	if err := fn(tx); err != nil {
+	return finishTx(tx, fn(tx))
+}
+
+// finishTx commits tx when err is nil and rolls it back otherwise.
+func finishTx(tx *stdsql.Tx, err error) error {
+	if err != nil {
 		_ = tx.Rollback()
 		return err
 	}

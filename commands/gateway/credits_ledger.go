@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -17,26 +16,11 @@ import (
 	projgateway "github.com/strata-platform/strata/projections/gateway"
 )
 
-// maxCreditRetries bounds how often a ledger decision is taken again after
-// another append moved the account's credits stream first.
-const maxCreditRetries = 10
-
 // Unique-claim scopes of the ledger (es.unique_keys).
 const (
 	scopeGrantKey = "gateway.credits.grant" // an operator's idempotency key, per account
 	scopeRefund   = "gateway.credits.refund"
 )
-
-// retry waits a little before deciding again after a clash (attempt 0 is
-// the first retry): a few milliseconds, growing and jittered, so that
-// writers racing for one account's stream do not clash again in step.
-func retry(ctx context.Context, attempt int) {
-	d := time.Duration(1+rand.IntN(2*(attempt+1))) * time.Millisecond
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
-	}
-}
 
 // Ledger runs the ledger's decisions on an account's credits stream
 // (grants, adjustments, refunds: few, decided on the stream's fold and
@@ -71,30 +55,40 @@ func accountStream(accountID string) eventstore.Stream {
 	return eventstore.Stream{Type: credits.AccountStreamType, ID: credits.AccountStream(accountID)}
 }
 
-// load folds an account's credits stream (grants, adjustments, refunds).
-func (l *Ledger) load(ctx context.Context, accountID string) (credits.Account, int64, error) {
-	envs, err := l.store.Load(ctx, credits.AccountStream(accountID), eventstore.LoadOptions{})
-	if err != nil {
-		return credits.Account{}, 0, fmt.Errorf("load the credits of %s: %w", accountID, err)
-	}
-	a := credits.Account{AccountID: accountID}
-	var version int64
-	for _, e := range envs {
-		a.Apply(e.Event)
-		version = e.StreamVersion
-	}
-	return a, version, nil
+// decide runs a ledger decision on an account's credits stream: in one
+// transaction it takes the account's ledger lock (lockAccount), folds the
+// stream (grants, adjustments, refunds) and lets decide append at its
+// version. Every appender of the stream holds that lock, so the fold is
+// the stream as it is and the append cannot clash: concurrent decisions
+// on one account queue instead of deciding again and again.
+func (l *Ledger) decide(ctx context.Context, accountID string, decide func(tx *stdsql.Tx, a credits.Account, version int64) error) error {
+	return l.store.InTx(ctx, func(tx *stdsql.Tx) error {
+		if err := lockAccount(ctx, tx, accountID); err != nil {
+			return err
+		}
+		envs, err := l.store.LoadTx(ctx, tx, credits.AccountStream(accountID), eventstore.LoadOptions{})
+		if err != nil {
+			return fmt.Errorf("load the credits of %s: %w", accountID, err)
+		}
+		a := credits.Account{AccountID: accountID}
+		var version int64
+		for _, e := range envs {
+			a.Apply(e.Event)
+			version = e.StreamVersion
+		}
+		return decide(tx, a, version)
+	})
 }
 
 // EnsurePeriod records what the account is owed now (DecidePeriod): its
 // plan's monthly credits for the current period, once per period (an
 // upgrade tops the period up), and identity's legacy balance once. The
 // in-memory view answers "nothing due" without a query; only when
-// something seems due is the stream folded and the decision appended at
-// its version (a clash decides again), so concurrent callers in any number
-// of processes grant once. Every reader of a balance calls it first, so a
-// period's credits are there from its first use; the plans reaction calls
-// it when a gateway plan changes.
+// something seems due is the decision taken (decide: under the account's
+// ledger lock), so concurrent callers in any number of processes grant
+// once. Every reader of a balance calls it first, so a period's credits
+// are there from its first use; the plans reaction calls it when a
+// gateway plan changes.
 func (l *Ledger) EnsurePeriod(ctx context.Context, accountID string) error {
 	ent := l.ent(accountID)
 	now := l.clock.Now()
@@ -108,25 +102,23 @@ func (l *Ledger) EnsurePeriod(ctx context.Context, accountID string) error {
 	mu := &l.stripes[h.Sum32()%uint32(len(l.stripes))]
 	mu.Lock()
 	defer mu.Unlock()
-	for attempt := 0; ; attempt++ {
-		a, version, err := l.load(ctx, accountID)
-		if err != nil {
-			return err
-		}
+	var app eventstore.Appended
+	err := l.decide(ctx, accountID, func(tx *stdsql.Tx, a credits.Account, version int64) error {
 		evs := credits.DecidePeriod(a, ent, now)
 		if len(evs) == 0 {
 			return nil
 		}
-		app, err := l.store.Append(ctx, accountStream(accountID), version, evs...)
-		if kernel.KindOf(err) == kernel.KindConflict && attempt < maxCreditRetries {
-			retry(ctx, attempt)
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("grant the period's credits of %s: %w", accountID, err)
-		}
-		return l.sync(ctx, app.Last)
+		var err error
+		app, err = l.store.AppendTx(ctx, tx, accountStream(accountID), version, evs...)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("grant the period's credits of %s: %w", accountID, err)
 	}
+	if app.Last == (eventstore.Key{}) {
+		return nil
+	}
+	return l.sync(ctx, app.Last)
 }
 
 // sync waits for this process's view to show key, bounded by l.wait.
@@ -153,36 +145,27 @@ func (l *Ledger) Grant(ctx context.Context, g credits.Grant) (*credits.Granted, 
 	if err := l.EnsurePeriod(ctx, g.AccountID); err != nil {
 		return nil, err
 	}
-	for attempt := 0; ; attempt++ {
-		a, version, err := l.load(ctx, g.AccountID)
-		if err != nil {
-			return nil, err
+	var ev *credits.Granted
+	var app eventstore.Appended
+	err := l.decide(ctx, g.AccountID, func(tx *stdsql.Tx, a credits.Account, version int64) error {
+		ev = credits.DecideGrant(a, g, l.clock.Now())
+		var err error
+		if app, err = l.store.AppendTx(ctx, tx, accountStream(g.AccountID), version, ev); err != nil {
+			return err
 		}
-		ev := credits.DecideGrant(a, g, l.clock.Now())
-		var app eventstore.Appended
-		err = l.store.InTx(ctx, func(tx *stdsql.Tx) error {
-			var err error
-			if app, err = l.store.AppendTx(ctx, tx, accountStream(g.AccountID), version, ev); err != nil {
-				return err
-			}
-			if g.Key == "" {
-				return nil
-			}
-			return eventstore.Claim(ctx, tx, scopeGrantKey, g.AccountID+"/"+g.Key, "grant:"+app.EventIDs[0], "key")
-		})
-		var ke *kernel.Error
-		if errors.As(err, &ke) && ke.Rule == "unique" {
-			return nil, ErrAlreadyGranted
+		if g.Key == "" {
+			return nil
 		}
-		if kernel.KindOf(err) == kernel.KindConflict && attempt < maxCreditRetries {
-			retry(ctx, attempt)
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("grant credits to %s: %w", g.AccountID, err)
-		}
-		return ev, l.sync(ctx, app.Last)
+		return eventstore.Claim(ctx, tx, scopeGrantKey, g.AccountID+"/"+g.Key, "grant:"+app.EventIDs[0], "key")
+	})
+	var ke *kernel.Error
+	if errors.As(err, &ke) && ke.Rule == "unique" {
+		return nil, ErrAlreadyGranted
 	}
+	if err != nil {
+		return nil, fmt.Errorf("grant credits to %s: %w", g.AccountID, err)
+	}
+	return ev, l.sync(ctx, app.Last)
 }
 
 // Balance reads the account's exact balance (projgateway.ReadExact: every
@@ -197,37 +180,44 @@ func (l *Ledger) Balance(ctx context.Context, accountID, periodKey string) (proj
 }
 
 // SetBalance makes the account's balance target (strata users set-plan
-// --credits): after recording what its period is owed, it reads the
-// exact balance and appends the adjustment (credits.adjusted, reason
-// set_balance) at the stream version of that same read, deciding again
-// when a grant or refund came in between. Debits recorded meanwhile still
-// count: the balance is target as of the adjustment.
+// --credits): after recording what its period is owed, it takes the
+// account's ledger lock (lockAccount: every append to the credits stream
+// holds it), reads the exact balance in a snapshot taken under the lock
+// and appends the adjustment (credits.adjusted, reason set_balance) at the
+// stream version of that read, which nothing can move meanwhile. A long
+// read racing frequent grants and refunds decided again and again before;
+// under the lock it decides once. Debits recorded meanwhile still count:
+// the balance is target as of the adjustment.
 func (l *Ledger) SetBalance(ctx context.Context, accountID string, target credits.Micro, actor string) (projgateway.Exact, error) {
 	if err := l.EnsurePeriod(ctx, accountID); err != nil {
 		return projgateway.Exact{}, err
 	}
-	for attempt := 0; ; attempt++ {
-		x, err := projgateway.ReadExact(ctx, l.store.DB(), l.store.Registry(), accountID, "")
-		if err != nil {
-			return x, err
+	var x projgateway.Exact
+	var app eventstore.Appended
+	var ev kernel.Event
+	err := l.underAccountLock(ctx, accountID, func(tx *stdsql.Tx) error {
+		var err error
+		if x, err = projgateway.ReadExactTx(ctx, tx, l.store.Registry(), accountID, ""); err != nil {
+			return err
 		}
-		ev := credits.DecideSetBalance(accountID, x.Balance(), target, actor, l.clock.Now())
-		if ev == nil {
-			return x, nil
+		adj := credits.DecideSetBalance(accountID, x.Balance(), target, actor, l.clock.Now())
+		if adj == nil {
+			return nil
 		}
-		app, err := l.store.Append(ctx, accountStream(accountID), x.StreamVersion, ev)
-		if kernel.KindOf(err) == kernel.KindConflict && attempt < maxCreditRetries {
-			retry(ctx, attempt)
-			continue
-		}
-		if err != nil {
-			return x, fmt.Errorf("set the credit balance of %s: %w", accountID, err)
-		}
-		if err := l.sync(ctx, app.Last); err != nil {
-			return x, err
-		}
-		return projgateway.ReadExact(ctx, l.store.DB(), l.store.Registry(), accountID, "")
+		ev = adj
+		app, err = l.store.AppendTx(ctx, tx, accountStream(accountID), x.StreamVersion, adj)
+		return err
+	})
+	if err != nil {
+		return x, fmt.Errorf("set the credit balance of %s: %w", accountID, err)
 	}
+	if ev == nil {
+		return x, nil
+	}
+	if err := l.sync(ctx, app.Last); err != nil {
+		return x, err
+	}
+	return projgateway.ReadExact(ctx, l.store.DB(), l.store.Registry(), accountID, "")
 }
 
 // Refund gives back amount (0: all) of a debited request's cost, once per
@@ -245,6 +235,9 @@ func (l *Ledger) Refund(ctx context.Context, requestID string, amount credits.Mi
 	}
 	var app eventstore.Appended
 	err = l.store.InTx(ctx, func(tx *stdsql.Tx) error {
+		if err := lockAccount(ctx, tx, d.AccountID); err != nil {
+			return err
+		}
 		var err error
 		if app, err = l.store.AppendTx(ctx, tx, accountStream(d.AccountID), eventstore.AnyVersion, ev); err != nil {
 			return err

@@ -41,6 +41,18 @@ func (e Exact) Balance() credits.Micro { return e.Account.Balance - e.Pending }
 func ReadExact(ctx context.Context, db *stdsql.DB, reg *eventstore.Registry, account, periodKey string) (Exact, error) {
 	var out Exact
 	err := eventstore.RunInTx(ctx, db, &stdsql.TxOptions{Isolation: stdsql.LevelRepeatableRead, ReadOnly: true}, func(tx *stdsql.Tx) error {
+		var err error
+		out, err = ReadExactTx(ctx, tx, reg, account, periodKey)
+		return err
+	})
+	return out, err
+}
+
+// ReadExactTx is ReadExact inside the caller's transaction, which must be
+// REPEATABLE READ (or SERIALIZABLE) for the reads to be one snapshot.
+func ReadExactTx(ctx context.Context, tx *stdsql.Tx, reg *eventstore.Registry, account, periodKey string) (Exact, error) {
+	var out Exact
+	err := func() error {
 		key, err := creditsCheckpoint(ctx, tx)
 		if err != nil {
 			return err
@@ -95,7 +107,7 @@ func ReadExact(ctx context.Context, db *stdsql.DB, reg *eventstore.Registry, acc
 			return fmt.Errorf("credits of %s: stream version: %w", account, err)
 		}
 		return nil
-	})
+	}()
 	return out, err
 }
 
