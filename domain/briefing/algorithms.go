@@ -44,8 +44,9 @@ func WindowOf(algo string) (Window, bool) {
 // Run runs one algorithm over in for the day of asOf (truncated to its UTC
 // day). Observations outside the algorithm's window are ignored whatever
 // the caller passed. Result.Inputs counts the observations the algorithm
-// read (inside the window, of a kind it reads, with the fields its rules
-// need, a resubmitted observation once); with none, NoInput is set and
+// used (inside the window, of a kind it reads, with the fields its rules
+// need, a resubmitted observation once; for market_sentiment, the fresh
+// readings the regime was decided on); with none, NoInput is set and
 // there is no output. Slices in the result are never nil. Run fails only
 // for an unknown algorithm.
 func Run(algo string, in Inputs, asOf time.Time) (Result, error) {

@@ -32,7 +32,8 @@ type point struct {
 	value float64
 }
 
-// marketSentiment is market_sentiment: the market regime of the as-of day (RULES.md).
+// marketSentiment is market_sentiment: the market regime of the as-of
+// day (RULES.md).
 //
 // Each series is read at its latest value dated on or before the as-of
 // day, if that value is fresh: at most 10 days old for the daily series
@@ -58,6 +59,11 @@ type point struct {
 //     needed);
 //   - neutral otherwise, the rule saying which conditions failed or which
 //     inputs were missing.
+//
+// Result.Inputs counts the readings the regime was decided on (Regime.
+// Inputs: the latest value of each series, both fed funds values, the 15
+// unemployment values of the Sahm indicator); with no fresh reading there
+// is no regime (NoInput).
 func marketSentiment(in Inputs, f frame) Result {
 	byS := map[string][]point{}
 	for _, x := range in.Indicators {
@@ -73,7 +79,6 @@ func marketSentiment(in Inputs, f frame) Result {
 		}
 		byS[x.Series] = append(byS[x.Series], point{d, x.Value})
 	}
-	n := 0
 	for s, ps := range byS {
 		slices.SortFunc(ps, func(a, b point) int {
 			if c := a.date.Compare(b.date); c != 0 {
@@ -83,10 +88,6 @@ func marketSentiment(in Inputs, f frame) Result {
 		})
 		ps = slices.CompactFunc(ps, func(a, b point) bool { return a.date.Equal(b.date) })
 		byS[s] = ps
-		n += len(ps)
-	}
-	if n == 0 {
-		return Result{}
 	}
 	g := &Regime{AsOf: f.day, Inputs: []Reading{}}
 	read := func(series string, p point) { g.Inputs = append(g.Inputs, Reading{series, p.value, p.date}) }
@@ -172,7 +173,10 @@ func marketSentiment(in Inputs, f frame) Result {
 		return a.AsOf.Compare(b.AsOf)
 	})
 	g.Regime, g.Rule = classify(g, vixAt, spreadAt, sahmAt, spreadName)
-	return Result{Inputs: n, Regime: g}
+	if len(g.Inputs) == 0 {
+		return Result{} // nothing fresh: no regime
+	}
+	return Result{Inputs: len(g.Inputs), Regime: g}
 }
 
 // classify applies the regime rule to g's inputs and says in words, with

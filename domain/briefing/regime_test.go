@@ -201,9 +201,10 @@ func TestRegime(t *testing.T) {
 			in:   join(obs(SeriesVIX, "2024-03-31", 45), obs(SeriesVIX, "2024-04-01", 12)),
 			want: RegimeNeutral, band: "low",
 			rule: "neutral: not risk_off (VIX 12.00 <= 30, Sahm indicator missing); not risk_on (10y-2y spread missing, Sahm indicator missing)"},
-		{name: "VIX 11 days old is missing", asOf: "2024-04-12", in: obs(SeriesVIX, "2024-04-01", 45),
-			want: RegimeNeutral,
-			rule: "neutral: not risk_off (VIX missing, Sahm indicator missing); not risk_on (VIX missing, 10y-2y spread missing, Sahm indicator missing)"},
+		{name: "VIX 11 days old is missing", asOf: "2024-04-12",
+			in:   join(obs(SeriesVIX, "2024-04-01", 45), obs(SeriesSpread10y2y, "2024-04-12", 0.5)),
+			want: RegimeNeutral, spread: ptr(0.5),
+			rule: "neutral: not risk_off (VIX missing, Sahm indicator missing); not risk_on (VIX missing, Sahm indicator missing)"},
 		{name: "a value after the as-of day is not read", asOf: "2024-04-01",
 			in:   join(calm(15), obs(SeriesVIX, "2024-04-02", 45)),
 			want: RegimeRiskOn, band: "low", spread: ptr(0.30),
@@ -272,8 +273,9 @@ func TestRegimeInputs(t *testing.T) {
 		obs("GDP", "2017-04-01", 19000), obs(SeriesVIX, "2017-06-14", 10.80)) // another VIX for the same day: the larger is kept
 	r := run(t, AlgoSentiment, Inputs{Indicators: in}, date("2017-06-15"))
 	g := r.Regime
-	// VIX 2 dates, SP500, T10Y2Y, UNRATE 15, FEDFUNDS 3; not GDP
-	if r.Inputs != 22 {
+	// the readings used: VIX, SP500, T10Y2Y, UNRATE 15, FEDFUNDS 2 (not
+	// 2016-04, not the older VIX, not GDP)
+	if r.Inputs != 20 || r.Inputs != len(g.Inputs) {
 		t.Errorf("inputs %d", r.Inputs)
 	}
 	if *g.VIX != 10.90 || *g.SP500 != 2437.92 || *g.FedFunds != 0.91 || *g.YieldCurve != 0.83 || *g.Unemployment != 4.4 || *g.Sahm != -0.07 {
@@ -310,12 +312,15 @@ func TestFedFundsDirection(t *testing.T) {
 	}
 }
 
+// Nothing fresh to decide on: no regime, not a neutral one.
 func TestRegimeNoInput(t *testing.T) {
 	for _, in := range [][]Indicator{
 		nil,
-		obs("GDP", "2024-04-01", 1),      // a series it does not read
-		obs(SeriesVIX, "2024-04-02", 12), // after the as-of day
-		obs(SeriesVIX, "2022-01-01", 12), // before the window
+		obs("GDP", "2024-04-01", 1),                 // a series it does not read
+		obs(SeriesVIX, "2024-04-02", 12),            // after the as-of day
+		obs(SeriesVIX, "2022-01-01", 12),            // before the window
+		obs(SeriesVIX, "2024-03-21", 12),            // in the window, not fresh
+		months(SeriesUnemployment, "2024-01-01", 4), // in the window, not fresh
 		{{Series: SeriesVIX, Date: date("2024-04-01"), Value: nan()}}, // not a number
 	} {
 		wantNoInput(t, run(t, AlgoSentiment, Inputs{Indicators: in}, date("2024-04-01")), AlgoSentiment)
