@@ -45,8 +45,9 @@ func (m sourceWeigher) of(source string) float64 {
 	return w
 }
 
-// contentIntelligence is content_intelligence: which companies are talked about, and together
-// (RULES.md). Reads mentions and documents of the last 7 days.
+// contentIntelligence is content_intelligence: which companies are
+// talked about, and together (RULES.md). Reads mentions and documents of
+// the last 7 days.
 //
 // Mention score: each mention of a company, and each document naming it,
 // adds its source's weight (sourceWeights, 1.0 for any other source)

@@ -80,9 +80,9 @@ func (l *latestCount) see(at time.Time, n int64) {
 	}
 }
 
-// developerInfluence is developer_influence: how much weight a developer carries, in the manner
-// of the OpenSSF criticality score (RULES.md). Reads developer activity of
-// the last 90 days.
+// developerInfluence is developer_influence: how much weight a developer
+// carries, in the manner of the OpenSSF criticality score (RULES.md).
+// Reads developer activity of the last 90 days.
 //
 // Per developer: commits, reviews and issues are the sums of those
 // metrics; repos counts the distinct repositories with a commit, review or
