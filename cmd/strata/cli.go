@@ -69,6 +69,12 @@ Usage:
                                    add the numbers a telephony provider holds for you to the voice inventory (CSV:
                                    phone_number[,country,number_type,region,capabilities]); the same number again
                                    changes nothing
+  strata briefing import FILE [--format ndjson|json|fred]
+                                   record the agent briefing's observations from a file (NDJSON or a JSON array of
+                                   observations, or FRED's CSV download); the same observation again counts once
+  strata briefing run ALGO|all [--as-of YYYY-MM-DD] [--json]
+                                   run one of the six briefing algorithms (or all) for a day now; a rerun of a day
+                                   adds no signal it found before
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
@@ -124,6 +130,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.devUpstream(ctx, args[1:])
 	case "builder":
 		err = cmd.builderCmd(ctx, args[1:])
+	case "briefing":
+		err = cmd.briefingCmd(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

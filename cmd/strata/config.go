@@ -91,6 +91,9 @@ type Config struct {
 	GatewayUpstreams []cmdgateway.Upstream
 	// Voice is the voice service's telephony and limits (STRATA_VOICE_*).
 	Voice VoiceConfig
+	// Briefing is the agent briefing's keys, agent names and daily run
+	// (STRATA_INTERNAL_API_KEYS, STRATA_BRIEFING_*).
+	Briefing BriefingConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -248,6 +251,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Voice, err = loadVoiceConfig(env, c.Addrs["voice"]); err != nil {
+		return c, err
+	}
+	if c.Briefing, err = loadBriefingConfig(env); err != nil {
 		return c, err
 	}
 	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {

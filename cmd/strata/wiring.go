@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 
+	cmdbriefing "github.com/strata-platform/strata/commands/briefing"
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
@@ -18,6 +19,7 @@ import (
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
 	cmdvoice "github.com/strata-platform/strata/commands/voice"
+	"github.com/strata-platform/strata/domain/briefing"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
@@ -33,6 +35,7 @@ import (
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
+	projbriefing "github.com/strata-platform/strata/projections/briefing"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
 	projcommunity "github.com/strata-platform/strata/projections/community"
@@ -80,6 +83,9 @@ type App struct {
 	Community *cmdcommunity.Service
 	// Hackathon runs hackathons, teams, submissions and judging.
 	Hackathon *cmdhackathon.Service
+	// Briefing runs the agent briefing: observations, the six daily
+	// algorithms, signal consumption.
+	Briefing *cmdbriefing.Service
 	// Voice runs calls, SMS, contacts, numbers and compliance.
 	Voice      *cmdvoice.Service
 	voiceParts *voiceParts
@@ -133,7 +139,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -142,7 +148,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -175,13 +181,19 @@ var productionWiring = Wiring{
 		if err := startPayments(ctx, app); err != nil {
 			return err
 		}
+		if err := startBriefing(ctx, app); err != nil {
+			return err
+		}
 		return startProvisioning(ctx, app)
 	},
 	BodyLimits: func(surface string, app *App) func(*http.Request) int64 {
 		if f := captableBodyLimits(surface, app); f != nil {
 			return f
 		}
-		return hackathonBodyLimits(surface, app)
+		if f := hackathonBodyLimits(surface, app); f != nil {
+			return f
+		}
+		return briefingBodyLimits(surface, app)
 	},
 	Checks: func(surface string, app *App) func(ctx context.Context) map[string]error {
 		return voiceChecks(surface, app)
@@ -196,6 +208,7 @@ var productionWiring = Wiring{
 		memoryRoutes(surface, r, app)
 		paymentsRoutes(surface, r, app)
 		gatewayRoutes(surface, r, app)
+		briefingRoutes(surface, r, app)
 	},
 }
 
