@@ -115,9 +115,15 @@ func startBriefing(ctx context.Context, app *App) error {
 			if at.IsZero() {
 				return dailyArgs{}
 			}
-			y, m, d := at.In(zone).AddDate(0, 0, -1).Date()
-			return dailyArgs{Day: time.Date(y, m, d, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)}
+			return dailyArgs{Day: dayBefore(at, zone)}
 		}})
+}
+
+// dayBefore is the date of the day that ended before at, in zone: what a
+// daily run at at is for.
+func dayBefore(at time.Time, zone *time.Location) string {
+	y, m, d := at.In(zone).Date()
+	return time.Date(y, m, d-1, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
 }
 
 // briefingBodyLimits lets the observations route take a whole batch.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/strata-platform/strata/eventstore/pgtest"
 )
@@ -49,5 +50,28 @@ func TestBriefingImportAndRun(t *testing.T) {
 	}
 	if _, errOut, code := c.runWith(productionWiring, "briefing", "run", "astrology"); code != 2 || !strings.Contains(errOut, "market_sentiment") {
 		t.Fatalf("unknown algorithm: %d %s", code, errOut)
+	}
+}
+
+// The daily run at 06:00 in its zone is for the day that ended before it,
+// in that zone (not UTC's), across a month's end and a DST change.
+func TestBriefingDailyRunDay(t *testing.T) {
+	la, err := time.LoadLocation("America/Los_Angeles")
+	if err != nil {
+		t.Skip("no tz database:", err)
+	}
+	for _, c := range []struct {
+		at   time.Time
+		zone *time.Location
+		want string
+	}{
+		{time.Date(2026, 3, 3, 6, 0, 0, 0, time.UTC), time.UTC, "2026-03-02"},
+		{time.Date(2026, 3, 1, 6, 0, 0, 0, time.UTC), time.UTC, "2026-02-28"},
+		{time.Date(2026, 3, 9, 6, 0, 0, 0, la), la, "2026-03-08"}, // the day after the spring-forward
+		{time.Date(2026, 1, 1, 14, 0, 0, 0, time.UTC), la, "2025-12-31"},
+	} {
+		if got := dayBefore(c.at, c.zone); got != c.want {
+			t.Errorf("dayBefore(%s in %s) = %s, want %s", c.at, c.zone, got, c.want)
+		}
 	}
 }
