@@ -141,6 +141,13 @@ func TestBriefingFlow(t *testing.T) {
 	if _, ok := signalsOf(sales)["acquisition_opportunity/acme corp"]; !ok {
 		t.Error("another agent (sales_agent) no longer sees a signal ir_agent consumed")
 	}
+	if r := w.call("POST", "/api/v1/internal/intelligence/consume-signal", map[string]string{"signal_id": id, "agent": "ir_agent"}); r.Status != http.StatusOK ||
+		r.Body["consumed_at"] != answers[0].Body["consumed_at"] || r.Body["already_consumed"] != true {
+		t.Errorf("the consume as a JSON body: %d %s", r.Status, r.Raw)
+	}
+	if r := w.call("POST", "/api/v1/internal/intelligence/consume-signal?agent=cfo", map[string]string{"signal_id": id, "agent": "ir_agent"}); r.Status != http.StatusBadRequest {
+		t.Errorf("query and body disagree: %d %s", r.Status, r.Raw)
+	}
 	if r := w.call("POST", "/api/v1/internal/intelligence/consume-signal?signal_id="+id+"&agent=vega", nil); r.Status != http.StatusBadRequest {
 		t.Errorf("vega consuming an acquisition signal: %d %s", r.Status, r.Raw)
 	}

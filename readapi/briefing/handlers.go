@@ -59,7 +59,8 @@ func (a *API) briefing(w http.ResponseWriter, r *http.Request) {
 	_ = httpx.WriteJSON(w, http.StatusOK, b)
 }
 
-// consume serves POST /consume-signal?signal_id=&agent=.
+// consume serves POST /consume-signal?signal_id=&agent= (or the two in a
+// JSON body).
 func (a *API) consume(w http.ResponseWriter, r *http.Request) {
 	if err := a.onlyParams(r, "signal_id", "agent"); err != nil {
 		httpx.WriteError(w, r, err)
@@ -67,6 +68,30 @@ func (a *API) consume(w http.ResponseWriter, r *http.Request) {
 	}
 	q := r.URL.Query()
 	id, agent := q.Get("signal_id"), q.Get("agent")
+	if r.ContentLength != 0 && r.Body != nil && r.Body != http.NoBody {
+		// The seed passes both in the query; a JSON body {signal_id, agent}
+		// is read too, and must not contradict the query.
+		var body struct {
+			SignalID string `json:"signal_id"`
+			Agent    string `json:"agent"`
+		}
+		if err := httpx.DecodeJSON(r, &body); err != nil {
+			httpx.WriteError(w, r, err)
+			return
+		}
+		for _, f := range []struct{ name, query, body string }{{"signal_id", id, body.SignalID}, {"agent", agent, body.Agent}} {
+			if f.query != "" && f.body != "" && f.query != f.body {
+				httpx.WriteError(w, r, kernel.Invalid(f.name, "conflict", f.name+" differs between the query and the body"))
+				return
+			}
+		}
+		if id == "" {
+			id = body.SignalID
+		}
+		if agent == "" {
+			agent = body.Agent
+		}
+	}
 	if id == "" {
 		httpx.WriteError(w, r, kernel.Invalid("signal_id", "required", "the signal_id query parameter is required"))
 		return
