@@ -132,7 +132,7 @@ func (a *API) correlations(ctx context.Context, b *Briefing, agent briefing.Agen
 			SELECT algo, max(day) AS day FROM `+projbriefing.Schema+`.correlations WHERE algo = ANY($1) GROUP BY algo)
 		SELECT c.algo, c.entity_a, c.entity_b, c.type, c.score, c.metadata::text, c.day::text
 		FROM `+projbriefing.Schema+`.correlations c JOIN latest l ON l.algo = c.algo AND l.day = c.day
-		WHERE c.day + 1 > $2::date
+		WHERE c.day + 1 > ($2::timestamptz AT TIME ZONE 'UTC')::date
 		ORDER BY c.score DESC, c.algo, c.entity_a, c.entity_b, c.type LIMIT $3`, agent.Algorithms, since.UTC(), limit)
 	if err != nil {
 		return fmt.Errorf("briefing: correlations: %w", err)
