@@ -1,0 +1,88 @@
+// Package ratelimit is the platform's shared rate limiter: fixed
+// one-minute windows counted in PostgreSQL (platform.rate_windows), one
+// statement a request, so a limit holds across every process that serves
+// (ARCHITECTURE.md section 10). Keys name what is limited ("audit.quick:
+// 203.0.113.9").
+package ratelimit
+
+import (
+	"context"
+	stdsql "database/sql"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/strata-platform/strata/domain/kernel"
+)
+
+// Limiter counts requests per key and minute.
+type Limiter struct {
+	db    *stdsql.DB
+	clock kernel.Clock
+
+	mu        sync.Mutex
+	lastSweep time.Time
+}
+
+// New returns a limiter over db.
+func New(db *stdsql.DB, clock kernel.Clock) *Limiter { return &Limiter{db: db, clock: clock} }
+
+// Decision is a limiter's answer for one request.
+type Decision struct {
+	Allowed    bool
+	Limit      int
+	Remaining  int
+	Reset      time.Time     // when the window ends
+	RetryAfter time.Duration // refused: until the window ends
+}
+
+// Take counts one request of key against perMinute; over the limit it is
+// refused (and not counted further: a refused request does not push the
+// next window).
+func (l *Limiter) Take(ctx context.Context, key string, perMinute int) (Decision, error) {
+	now := l.clock.Now().UTC()
+	start := now.Truncate(time.Minute)
+	d := Decision{Limit: perMinute, Reset: start.Add(time.Minute)}
+	l.sweep(ctx, now)
+	var n int
+	err := l.db.QueryRowContext(ctx, `INSERT INTO platform.rate_windows (key, window_start, count) VALUES ($1, $2, 1)
+		ON CONFLICT (key, window_start) DO UPDATE SET count = platform.rate_windows.count + 1
+			WHERE platform.rate_windows.count <= $3
+		RETURNING count`, key, start, perMinute).Scan(&n)
+	switch {
+	case err == stdsql.ErrNoRows: // the row is past the limit: not counted again
+		n = perMinute + 1
+	case err != nil:
+		return d, fmt.Errorf("rate limit %s: %w", key, err)
+	}
+	d.Allowed = n <= perMinute
+	d.Remaining = max(0, perMinute-n)
+	if !d.Allowed {
+		d.RetryAfter = max(time.Second, d.Reset.Sub(now))
+	}
+	return d, nil
+}
+
+// sweep deletes windows older than ten minutes, at most once a minute per
+// process.
+func (l *Limiter) sweep(ctx context.Context, now time.Time) {
+	l.mu.Lock()
+	due := now.Sub(l.lastSweep) >= time.Minute
+	if due {
+		l.lastSweep = now
+	}
+	l.mu.Unlock()
+	if due {
+		_, _ = l.db.ExecContext(ctx, `DELETE FROM platform.rate_windows WHERE window_start < $1`, now.Add(-10*time.Minute))
+	}
+}
+
+// Headers sets X-RateLimit-Limit, -Remaining and -Reset (Unix seconds).
+func (d Decision) Headers(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(d.Limit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
+}
