@@ -16,7 +16,7 @@ const robotsMaxBytes = 500 * 1024
 //     sitemap lines belong to no group.
 //   - A crawler obeys the groups whose user-agent equals its product token
 //     (case-insensitive; the line's value is cut to the product-token
-//     characters [A-Za-z_-]); several matching groups are merged; with none,
+//     characters [A-Za-z_-], and digits); several matching groups are merged; with none,
 //     the "*" groups apply; with none of those, everything is allowed.
 //   - The rule with the longest matching pattern (in octets) wins; on a tie
 //     between allow and disallow, allow wins. "*" matches any sequence of
@@ -119,7 +119,8 @@ func ParseRobots(body []byte) *Robots {
 }
 
 // productToken cuts a user-agent line's value to its product token: "*",
-// or the leading run of [A-Za-z_-] (RFC 9309 2.2.1), lower case.
+// or the leading run of [A-Za-z_-] (RFC 9309 2.2.1), lower case. Digits
+// are accepted too, a deliberate leniency: real tokens have them (AI2Bot).
 func productToken(v string) string {
 	v = strings.TrimSpace(v)
 	if strings.HasPrefix(v, "*") {
@@ -128,7 +129,7 @@ func productToken(v string) string {
 	end := 0
 	for end < len(v) {
 		c := v[end]
-		if c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+		if c == '-' || c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
 			end++
 			continue
 		}

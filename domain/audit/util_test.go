@@ -1,0 +1,6 @@
+package audit
+
+import "strings"
+
+func contains(s, sub string) bool { return strings.Contains(s, sub) }
+func toLower(s string) string     { return strings.ToLower(s) }
