@@ -192,7 +192,7 @@ var stackTracePatterns = []struct {
 	{"Python traceback", regexp.MustCompile(`Traceback \(most recent call last\)|File "[^"]+\.py", line \d+`)},
 	{"Go panic", regexp.MustCompile(`goroutine \d+ \[[a-z ]+\]:|panic: .*\n|\.go:\d+ \+0x[0-9a-f]+`)},
 	{".NET stack trace", regexp.MustCompile(`(?m)\bat [\w.<>` + "`" + `]+\(.*\) in .*:line \d+|System\.[A-Za-z.]+Exception:|Server Error in '.*' Application`)},
-	{"PHP error", regexp.MustCompile(`(?i)(Fatal error|Parse error|Uncaught [A-Za-z\\]+Exception)[:\s].* on line \d+|Stack trace:\s*(\\n|\n)#0 `)},
+	{"PHP error", regexp.MustCompile(`(?i)(Fatal error|Parse error|Warning|Notice)(</b>)?:.* on line (<b>)?\d+|Stack trace:\s*(\\n|\n)#0 `)},
 	{"Node.js stack trace", regexp.MustCompile(`(?m)\bat .*\(?(/|[A-Za-z]:\\|node:)[^)\s]*\.?[cm]?js:\d+:\d+\)?`)},
 	{"Ruby backtrace", regexp.MustCompile(`\.rb:\d+:in ` + "[`']")},
 	{"framework debug page", regexp.MustCompile(`Whitelabel Error Page|Werkzeug Debugger|DJANGO_SETTINGS_MODULE|You're seeing this error because you have <code>DEBUG = True|Action Controller: Exception caught|Whoops! There was an error|<title>[^<]*Exception[^<]*</title>`)},
