@@ -30,13 +30,15 @@ func checkOpenAPI(s Snapshot) CheckResult { return openAPICheck(s, parseSnapshot
 func openAPICheck(s Snapshot, ps parsedSpec) CheckResult {
 	r := s.OpenAPI
 	var fs []Finding
-	found := r.OK() && len(trimBOM(r.Body)) > 0
+	found := LooksLikeOpenAPI(r)
 	fev := ""
 	if found {
 		fev = fmt.Sprintf("found via %s: %s", firstNonEmpty(s.OpenAPISource, "unknown source"), describe(r))
 	} else {
 		fev = "no description found"
-		if r != nil {
+		if r.OK() {
+			fev += "; " + describeBody(r) + " is not an OpenAPI or Swagger document"
+		} else if r != nil {
 			fev += "; last: " + describe(r)
 		}
 		if len(s.OpenAPITried) > 0 {

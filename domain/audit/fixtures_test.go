@@ -323,9 +323,13 @@ func fixtures() []fixture {
 			s.OpenAPI, s.OpenAPISource = nil, ""
 			s.Home.Header.Del("Link")
 		}), with2(full, func(g *golden) { g.openapi, g.auth = 0, 12 }), "B"},
-		{"openapi-unparseable", with(excellent(), func(s *Snapshot) {
-			s.OpenAPI = get("/openapi.json", 200, "application/json", `{"hello":"world"}`)
+		{"openapi-unloadable", with(excellent(), func(s *Snapshot) {
+			s.OpenAPI = get("/openapi.json", 200, "application/json",
+				`{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"$ref":"#/components/responses/Nope"}}}}}}`)
 		}), with2(full, func(g *golden) { g.openapi, g.auth = 5, 12 }), "A"},
+		{"openapi-not-a-description", with(excellent(), func(s *Snapshot) {
+			s.OpenAPI = get("/openapi.json", 200, "application/json", `{"hello":"world"}`)
+		}), with2(full, func(g *golden) { g.openapi, g.auth = 0, 12 }), "B"},
 		{"openapi-yaml-via-api-catalog", with(excellent(), func(s *Snapshot) {
 			s.Home.Header.Del("Link")
 			s.APICatalog = get("/.well-known/api-catalog", 200, "application/linkset+json",

@@ -338,6 +338,22 @@ const (
 
 var yamlVersion = regexp.MustCompile(`(?m)^["']?(openapi|swagger)["']?\s*:\s*["']?([0-9][0-9A-Za-z.\-]*)`)
 
+// LooksLikeOpenAPI reports whether a fetched candidate is an OpenAPI or
+// Swagger document (2xx, not HTML, a top-level openapi or swagger field),
+// whether or not it then loads: the scanner stops at the first candidate
+// that does, and the openapi check counts it as found.
+func LooksLikeOpenAPI(r *Response) bool {
+	if !r.OK() {
+		return false
+	}
+	body := trimBOM(r.Body)
+	if len(body) == 0 || looksHTML(body) {
+		return false
+	}
+	kind, _ := specVersion(body)
+	return kind != ""
+}
+
 // ParseOpenAPI parses a fetched description: OpenAPI 3.0 or 3.1 (JSON or
 // YAML, through kin-openapi's loader, tolerant of what it loads of 3.1),
 // or Swagger 2.0 (JSON or YAML) converted to 3.0 with openapi2conv.

@@ -209,3 +209,22 @@ func TestCheckOpenAPISubPoints(t *testing.T) {
 		t.Errorf("no paths: %v, want %v", got, want)
 	}
 }
+
+func TestLooksLikeOpenAPI(t *testing.T) {
+	for _, c := range []struct {
+		r    *Response
+		want bool
+	}{
+		{get("/openapi.json", 200, "application/json", excellentSpec), true},
+		{get("/openapi.yaml", 200, "text/yaml", "# comment\nopenapi: 3.1.0\ninfo: {}\n"), true},
+		{get("/swagger.yaml", 200, "application/yaml", brokenSwaggerYAML), true},
+		{get("/openapi.json", 200, "text/html", homeHTML()), false},
+		{get("/openapi.json", 200, "application/json", `{"hello":"world"}`), false},
+		{get("/openapi.json", 404, "application/json", excellentSpec), false},
+		{nil, false},
+	} {
+		if got := LooksLikeOpenAPI(c.r); got != c.want {
+			t.Errorf("%s: %v", describe(c.r), got)
+		}
+	}
+}

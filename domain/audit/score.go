@@ -33,15 +33,15 @@ func Score(s Snapshot) Scan {
 		checkFormat(s),
 		checkErrors(s),
 	}
-	total, max := 0, 0
+	total, maxScore := 0, 0
 	for _, c := range checks {
 		total += c.Score
-		max += c.MaxScore
+		maxScore += c.MaxScore
 	}
 	return Scan{
 		URL:           s.Target,
 		Score:         total,
-		MaxScore:      max,
+		MaxScore:      maxScore,
 		Grade:         GradeOf(total),
 		ScannedAt:     s.At,
 		RubricVersion: RubricVersion,
