@@ -52,6 +52,7 @@ func TestRobotsRFC9309(t *testing.T) {
 		{"rfc example: *.gif$", rfcExample, "otherbot", "/images/a.gif", false},
 		{"product token is case-insensitive", "User-agent: FooBot\nDisallow: /\n", "foobot", "/", false},
 		{"agent line's version is cut", "User-agent: Googlebot/2.1 (+http://www.google.com/bot.html)\nDisallow: /\n", "Googlebot", "/", false},
+		{"digits in a token (AI2Bot)", "User-agent: AI2Bot\nDisallow: /\n", "AI2Bot", "/", false},
 		{"a longer token is another agent", "User-agent: Applebot-Extended\nDisallow: /\n", "Applebot", "/", true},
 		{"matching groups are merged", "User-agent: a\nDisallow: /x\n\nUser-agent: b\nDisallow: /\n\nUser-agent: a\nDisallow: /y\n", "a", "/y/1", false},
 		{"merged groups keep other paths", "User-agent: a\nDisallow: /x\n\nUser-agent: a\nDisallow: /y\n", "a", "/z", true},

@@ -78,3 +78,35 @@ func TestEmptySnapshot(t *testing.T) {
 	}
 	assertWellFormed(t, sc)
 }
+
+func TestScoreSurvivesGarbage(t *testing.T) {
+	bodies := []string{
+		"\x00\xff\xfe garbage \x89PNG",
+		`{"openapi": "3.0.0", "paths": {"/a": {"get": {"responses": {"200": {"$ref": "#/a/b/c/d"}}}}}}`,
+		"openapi: 3.1.0\npaths: [not, a, map]\n",
+		"swagger: '2.0'\npaths: 7\n",
+		`<script type="application/ld+json">` + deepJSON(5000) + `</script>`,
+		"# T\n> s\n## A\n- [x](\n- [](/)\n```\n",
+		"User-agent: *\nDisallow: /*****************************************$\n",
+	}
+	for _, b := range bodies {
+		s := excellent()
+		for _, r := range []*Response{s.Home, s.LLMsTxt, s.Robots, s.OpenAPI, s.AcceptJSON, s.NotFound, s.Unauthenticated, s.WrongMethod, s.AuthServerMeta} {
+			r.Body = []byte(b)
+		}
+		sc := Score(s)
+		assertWellFormed(t, sc)
+	}
+}
+
+func deepJSON(n int) string {
+	out := ""
+	for i := 0; i < n; i++ {
+		out += `{"@type":"Thing","a":`
+	}
+	out += "1"
+	for i := 0; i < n; i++ {
+		out += "}"
+	}
+	return out
+}
