@@ -86,7 +86,7 @@ func (s *Service) load(ctx context.Context, w briefing.Window, end time.Time) (b
 		}
 	}
 	if w.Activities > 0 {
-		err := scan(ctx, q, `SELECT developer, repo, coalesce(org, ''), metric, count, at
+		err := scan(ctx, q, `SELECT developer, repo, coalesce(org, ''), metric, coalesce(count, 0), at
 			FROM `+projbriefing.Schema+`.observations WHERE kind = 'developer_activity' AND at >= $1 AND at < $2`,
 			from(w.Activities), end, func(r *stdsql.Rows) error {
 				var x briefing.Activity

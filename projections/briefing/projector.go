@@ -50,7 +50,7 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 		_, err = tx.ExecContext(ctx, `INSERT INTO observations (kind, source, source_id, at, series, value, company,
 				companies, title, body, url, form, developer, repo, org, metric, count, batch_id)
 			SELECT kind, source, source_id, at, series, value, company, companies, title, text, url, form,
-				developer, repo, org, metric, count, $2
+				developer, repo, org, metric, CASE WHEN kind = 'developer_activity' THEN coalesce(count, 0) END, $2
 			FROM jsonb_to_recordset($1::jsonb -> 'observations') AS x(kind text, source text, source_id text,
 				at timestamptz, series text, value double precision, company text, companies text[], title text,
 				text text, url text, form text, developer text, repo text, org text, metric text,

@@ -58,6 +58,20 @@ type Briefing struct {
 	CorrelationsAsOf map[string]string   `json:"correlations_as_of"`
 }
 
+// SignalsQuery reads an agent's unconsumed signals: $1 its types, $2 the
+// oldest created_at, $3 the agent, $4 the limit. One index scan per type
+// (signals_recent), each stopping after limit rows, merged: a single scan
+// over several types could not use the index's order and sorted every
+// signal of the window.
+const SignalsQuery = `SELECT x.signal_id::text, x.type, x.algo, x.payload::text, x.created_at, x.subject,
+				x.score, x.rule, x.day::text
+			FROM unnest($1::text[]) AS t(type) CROSS JOIN LATERAL (
+				SELECT s.* FROM ` + projbriefing.Schema + `.signals s
+				WHERE s.type = t.type AND s.created_at >= $2
+				  AND NOT EXISTS (SELECT 1 FROM ` + projbriefing.Schema + `.consumptions c WHERE c.agent = $3 AND c.signal_id = s.signal_id)
+				ORDER BY s.created_at DESC, s.signal_id LIMIT $4) x
+			ORDER BY x.created_at DESC, x.signal_id LIMIT $4`
+
 // read builds agent's briefing as of now: its unconsumed signals of its
 // types created within the window, newest first, at most limit; the
 // correlations of its algorithms' latest scored day (when that day
@@ -71,12 +85,7 @@ func (a *API) read(ctx context.Context, agent briefing.Agent, now time.Time, sin
 		SignalTypes: agent.Signals, Algorithms: agent.Algorithms, CorrelationsAsOf: map[string]string{}}
 	db := a.cfg.DB
 	if len(agent.Signals) > 0 {
-		rows, err := db.QueryContext(ctx, `SELECT s.signal_id::text, s.type, s.algo, s.payload::text, s.created_at, s.subject,
-				s.score, s.rule, s.day::text
-			FROM `+projbriefing.Schema+`.signals s
-			WHERE s.type = ANY($1) AND s.created_at >= $2
-			  AND NOT EXISTS (SELECT 1 FROM `+projbriefing.Schema+`.consumptions c WHERE c.agent = $3 AND c.signal_id = s.signal_id)
-			ORDER BY s.created_at DESC, s.signal_id LIMIT $4`, agent.Signals, since, agent.Name, limit)
+		rows, err := db.QueryContext(ctx, SignalsQuery, agent.Signals, since, agent.Name, limit)
 		if err != nil {
 			return nil, fmt.Errorf("briefing: signals: %w", err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/strata-platform/strata/domain/briefing"
 	"github.com/strata-platform/strata/eventstore/storebench"
 	projbriefing "github.com/strata-platform/strata/projections/briefing"
+	readbriefing "github.com/strata-platform/strata/readapi/briefing"
 )
 
 // Target of the issue.
@@ -211,11 +212,7 @@ func directBriefing(ctx context.Context, b *bench, a briefing.Agent) error {
 	}
 	const s = projbriefing.Schema
 	if len(a.Signals) > 0 {
-		if err := fetch(`SELECT s.signal_id::text, s.type, s.algo, s.payload::text, s.created_at::text, s.subject, s.score::text, s.rule, s.day::text
-			FROM `+s+`.signals s
-			WHERE s.type = ANY($1) AND s.created_at >= $2
-			  AND NOT EXISTS (SELECT 1 FROM `+s+`.consumptions c WHERE c.agent = $3 AND c.signal_id = s.signal_id)
-			ORDER BY s.created_at DESC, s.signal_id LIMIT $4`, a.Signals, since, a.Name, defaultLimit); err != nil {
+		if err := fetch(readbriefing.SignalsQuery, a.Signals, since, a.Name, defaultLimit); err != nil {
 			return err
 		}
 	}
