@@ -97,3 +97,23 @@ func TestIngestValidation(t *testing.T) {
 		t.Errorf("a batch over 10,000: %d %s", r.Status, r.Raw)
 	}
 }
+
+// A developer's activity with a count of 0 is a valid observation: stored
+// as 0 and read by developer_influence without failing the run.
+func TestZeroCountActivity(t *testing.T) {
+	w := newWorld(t)
+	obs := []map[string]any{
+		{"kind": "developer_activity", "source": "github", "source_id": "a-0", "at": "2026-03-02T10:00:00Z", "developer": "ada", "repo": "acme/x", "org": "acme", "metric": "commits", "count": 0},
+		{"kind": "developer_activity", "source": "github", "source_id": "a-1", "at": "2026-03-02T11:00:00Z", "developer": "ada", "repo": "acme/x", "org": "acme", "metric": "reviews", "count": 3},
+	}
+	if r := w.call("POST", obsPath, obs); r.Status != http.StatusOK || r.Body["recorded"] != float64(2) {
+		t.Fatalf("ingest: %d %s", r.Status, r.Raw)
+	}
+	r := w.call("POST", "/api/v1/internal/intelligence/runs", map[string]any{"algo": "developer_influence", "as_of": "2026-03-02"})
+	if r.Status != http.StatusOK || !contains(r.Raw, `"inputs":2`) {
+		t.Fatalf("influence run: %d %s", r.Status, r.Raw)
+	}
+	if n := w.count(`SELECT count(*) FROM rm_briefing_v1.observations WHERE count = 0`); n != 1 {
+		t.Errorf("%d observations with count 0 stored", n)
+	}
+}
