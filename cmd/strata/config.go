@@ -94,6 +94,8 @@ type Config struct {
 	// Briefing is the agent briefing's keys, agent names and daily run
 	// (STRATA_INTERNAL_API_KEYS, STRATA_BRIEFING_*).
 	Briefing BriefingConfig
+	// Audit is the agent-readiness audit's configuration (STRATA_AUDIT_BOOKING_URL).
+	Audit AuditConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -254,6 +256,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Briefing, err = loadBriefingConfig(env); err != nil {
+		return c, err
+	}
+	if c.Audit, err = loadAuditConfig(env); err != nil {
 		return c, err
 	}
 	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {

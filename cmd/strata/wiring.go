@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 
+	cmdaudit "github.com/strata-platform/strata/commands/audit"
 	cmdbriefing "github.com/strata-platform/strata/commands/briefing"
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
@@ -19,6 +20,7 @@ import (
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
 	cmdvoice "github.com/strata-platform/strata/commands/voice"
+	"github.com/strata-platform/strata/domain/audit"
 	"github.com/strata-platform/strata/domain/briefing"
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
@@ -35,6 +37,7 @@ import (
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/eventstore/shred"
 	"github.com/strata-platform/strata/projections"
+	projaudit "github.com/strata-platform/strata/projections/audit"
 	projbriefing "github.com/strata-platform/strata/projections/briefing"
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
@@ -83,6 +86,8 @@ type App struct {
 	Community *cmdcommunity.Service
 	// Hackathon runs hackathons, teams, submissions and judging.
 	Hackathon *cmdhackathon.Service
+	// Audit runs the agent-readiness audit.
+	Audit *cmdaudit.Service
 	// Briefing runs the agent briefing: observations, the six daily
 	// algorithms, signal consumption.
 	Briefing *cmdbriefing.Service
@@ -139,7 +144,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), audit.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -148,7 +153,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}, projaudit.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -184,6 +189,9 @@ var productionWiring = Wiring{
 		if err := startBriefing(ctx, app); err != nil {
 			return err
 		}
+		if err := startAudit(ctx, app); err != nil {
+			return err
+		}
 		return startProvisioning(ctx, app)
 	},
 	BodyLimits: func(surface string, app *App) func(*http.Request) int64 {
@@ -209,6 +217,7 @@ var productionWiring = Wiring{
 		paymentsRoutes(surface, r, app)
 		gatewayRoutes(surface, r, app)
 		briefingRoutes(surface, r, app)
+		auditRoutes(surface, r, app)
 	},
 }
 
