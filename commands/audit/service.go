@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/domain/audit"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -29,6 +30,9 @@ type Config struct {
 	BookingURL string
 	// Wait blocks until the read model has applied the event at key.
 	Wait func(ctx context.Context, key eventstore.Key) error
+	// CrawlDelay is the pause between two requests of one crawl fetcher
+	// (DefaultCrawlDelay when 0; negative: none, for loopback tests).
+	CrawlDelay time.Duration
 }
 
 // Service runs the audit's commands.
@@ -36,10 +40,14 @@ type Service struct {
 	store *eventstore.Store
 	clock kernel.Clock
 	cfg   Config
+	jobs  *jobs.Service
 }
 
 // New returns the service.
 func New(store *eventstore.Store, clock kernel.Clock, cfg Config) *Service {
+	if cfg.CrawlDelay == 0 {
+		cfg.CrawlDelay = DefaultCrawlDelay
+	}
 	return &Service{store: store, clock: clock, cfg: cfg}
 }
 

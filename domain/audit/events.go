@@ -63,5 +63,10 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &ReportStored{} },
 		func() kernel.Event { return &ReportUnlocked{} },
 		func() kernel.Event { return &LeadCaptured{} },
+		func() kernel.Event { return &CrawlRequested{} },
+		func() kernel.Event { return &CrawlStarted{} },
+		func() kernel.Event { return &CrawlPageScored{} },
+		func() kernel.Event { return &CrawlCancelRequested{} },
+		func() kernel.Event { return &CrawlFinished{} },
 	}
 }

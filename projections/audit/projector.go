@@ -66,6 +66,32 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 			VALUES ($1, 'form', $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (lead_id) DO NOTHING`,
 			ev.LeadID, ev.URL, ev.Score, ev.FindingsCount, ev.DimensionsFailed, ev.PackageInterest, ev.UTMSource,
 			ev.UTMMedium, ev.UTMCampaign, report, ev.At)
+	case *audit.CrawlRequested:
+		_, err = tx.ExecContext(ctx, `INSERT INTO crawls (crawl_id, url, max_pages, tier, status, requested_at)
+			VALUES ($1, $2, $3, $4, 'queued', $5) ON CONFLICT (crawl_id) DO NOTHING`, ev.CrawlID, ev.URL, ev.MaxPages, ev.Tier, ev.At)
+	case *audit.CrawlStarted:
+		_, err = tx.ExecContext(ctx, `UPDATE crawls SET status = 'running', started_at = coalesce(started_at, $2)
+			WHERE crawl_id = $1 AND finished_at IS NULL`, ev.CrawlID, ev.At)
+	case *audit.CrawlPageScored:
+		raw, merr := json.Marshal(ev.Checks)
+		if merr != nil {
+			return merr
+		}
+		if _, err = tx.ExecContext(ctx, `INSERT INTO crawl_pages (crawl_id, url, status, score, checks, at)
+			VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (crawl_id, url) DO NOTHING`, ev.CrawlID, ev.URL, ev.Status, ev.Score, raw, ev.At); err != nil {
+			break
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE crawls SET pages_crawled = (SELECT count(*) FROM crawl_pages WHERE crawl_id = $1)
+			WHERE crawl_id = $1`, ev.CrawlID)
+	case *audit.CrawlCancelRequested:
+		_, err = tx.ExecContext(ctx, `UPDATE crawls SET cancel_requested = true WHERE crawl_id = $1`, ev.CrawlID)
+	case *audit.CrawlFinished:
+		raw, merr := json.Marshal(ev.DimensionAverages)
+		if merr != nil {
+			return merr
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE crawls SET status = $2, pages_crawled = $3, overall_score = $4, dimension_averages = $5,
+			reason = $6, finished_at = $7 WHERE crawl_id = $1`, ev.CrawlID, ev.Status, ev.PagesCrawled, ev.OverallScore, raw, ev.Reason, ev.At)
 	}
 	if err != nil {
 		return fmt.Errorf("audit.v1: %s: %w", e.Type, err)

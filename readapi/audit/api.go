@@ -34,6 +34,9 @@ type Config struct {
 	Service *cmd.Service
 	DB      *stdsql.DB
 	Limiter *ratelimit.Limiter
+	// Tier is the caller's audit tier (free, pro, business, agency) from
+	// optional credentials; nil: free. Wrong credentials are an error.
+	Tier func(r *http.Request) (string, error)
 }
 
 // API is the audit's HTTP layer.
@@ -57,6 +60,7 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(Base+"/benchmark/{industry}", a.limited("audit.reads", ReadsPerMinute, a.benchmark)).Methods(http.MethodGet)
 	r.Handle(Base+"/benchmark/{industry}/percentile", a.limited("audit.reads", ReadsPerMinute, a.percentile)).Methods(http.MethodGet)
 	r.Handle(Base+"/badge", a.limited("audit.badge", BadgePerMinute, a.badge().ServeHTTP)).Methods(http.MethodGet)
+	a.crawlRoutes(r)
 	return a
 }
 

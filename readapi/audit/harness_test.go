@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	cmdaudit "github.com/strata-platform/strata/commands/audit"
+	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/commands/outbound"
 	"github.com/strata-platform/strata/commands/ratelimit"
 	"github.com/strata-platform/strata/domain/audit"
@@ -44,7 +45,18 @@ type world struct {
 }
 
 func newWorld(t *testing.T, booking string, allow ...string) *world {
+	return newWorldWith(t, options{booking: booking, allow: allow})
+}
+
+type options struct {
+	booking    string
+	allow      []string
+	crawlDelay time.Duration
+}
+
+func newWorldWith(t *testing.T, o options) *world {
 	t.Helper()
+	booking, allow := o.booking, o.allow
 	reg := eventstore.NewRegistry()
 	for _, c := range append(audit.Events(), projections.Events()...) {
 		if err := reg.Register(eventstore.EventDef{Name: c().EventType(), Version: 1, New: c}); err != nil {
@@ -73,16 +85,38 @@ func newWorld(t *testing.T, booking string, allow ...string) *world {
 	svc := cmdaudit.New(store, clock, cmdaudit.Config{Keys: keys, BookingURL: booking,
 		Scanner: cmdaudit.NewScanner(cmdaudit.ScannerConfig{Client: outbound.New(outbound.Config{Allow: outbound.Allow{Hosts: allow}}),
 			RequestTimeout: 2 * time.Second, Clock: clock}),
+		CrawlDelay: o.crawlDelay,
 		Wait: func(ctx context.Context, k eventstore.Key) error {
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			defer cancel()
 			return runner.WaitFor(wctx, k, projaudit.Name)
 		}})
+	js, err := jobs.New(db.SQL, jobs.Config{Workers: 8, PollInterval: 20 * time.Millisecond, RescueAfter: 15 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.RegisterJobs(js); err != nil {
+		t.Fatal(err)
+	}
+	if err := js.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = js.Stop(ctx)
+	})
 	surface, err := readapi.NewSurface("api", readapi.Deps{Logger: logger, Registry: prometheus.NewRegistry(), Health: readiness{}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	readaudit.Routes(surface.Router, readaudit.Config{Service: svc, DB: db.SQL, Limiter: ratelimit.New(db.SQL, clock)})
+	readaudit.Routes(surface.Router, readaudit.Config{Service: svc, DB: db.SQL, Limiter: ratelimit.New(db.SQL, clock),
+		Tier: func(r *http.Request) (string, error) {
+			if t := r.Header.Get("X-Test-Tier"); t != "" {
+				return t, nil
+			}
+			return "free", nil
+		}})
 	srv := httptest.NewServer(surface.Handler)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done })
 	return &world{t: t, url: srv.URL, db: db, store: store, clock: clock}

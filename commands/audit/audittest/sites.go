@@ -26,6 +26,13 @@ func (s *Site) count(r *http.Request) {
 	s.mu.Unlock()
 }
 
+// Hits counts the requests served for "METHOD path".
+func (s *Site) Hits(key string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.hits[key]
+}
+
 // Requests counts the requests served and lists those served more than once.
 func (s *Site) Requests() (total int, repeated []string) {
 	s.mu.Lock()
