@@ -84,12 +84,16 @@ func (s *Service) recorded(ctx context.Context, streamID string) (Consumption, e
 // signalType finds a signal's type in the read model; a miss waits once
 // for the read model to catch up (a signal another process just found).
 func (s *Service) signalType(ctx context.Context, signalID string) (string, error) {
+	if typ, ok := s.types.Get(signalID); ok {
+		return typ, nil // a signal's type never changes
+	}
 	for attempt := 0; ; attempt++ {
 		var typ string
 		err := s.store.DB().QueryRowContext(ctx, `SELECT type FROM `+projbriefing.Schema+`.signals WHERE signal_id = $1`,
 			signalID).Scan(&typ)
 		switch {
 		case err == nil:
+			s.types.Add(signalID, typ)
 			return typ, nil
 		case !errors.Is(err, stdsql.ErrNoRows):
 			return "", fmt.Errorf("briefing: find signal %s: %w", signalID, err)

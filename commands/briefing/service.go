@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/strata-platform/strata/domain/briefing"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -38,14 +39,19 @@ type Service struct {
 	clock kernel.Clock
 	log   *slog.Logger
 	cfg   Config
+	types *lru.Cache[string, string] // signal id -> type, for consumes
 }
+
+// signalTypesCached bounds the signal types a process remembers.
+const signalTypesCached = 100_000
 
 // New returns the service.
 func New(store *eventstore.Store, clock kernel.Clock, log *slog.Logger, cfg Config) *Service {
 	if cfg.CatchUpWait <= 0 {
 		cfg.CatchUpWait = 2 * time.Minute
 	}
-	return &Service{store: store, clock: clock, log: log, cfg: cfg}
+	types, _ := lru.New[string, string](signalTypesCached)
+	return &Service{store: store, clock: clock, log: log, cfg: cfg, types: types}
 }
 
 // Agents is the agent mapping.
