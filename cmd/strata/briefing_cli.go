@@ -1,13 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +17,8 @@ import (
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/projections"
 	projbriefing "github.com/strata-platform/strata/projections/briefing"
+	readbriefing "github.com/strata-platform/strata/readapi/briefing"
+	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 const briefingUse = "briefing import FILE [--format ndjson|json|fred] | briefing run ALGO|all [--as-of YYYY-MM-DD] [--json]"
@@ -127,35 +127,12 @@ func parseObservationFile(raw []byte, format string) ([]briefing.Observation, er
 		return briefing.ParseFREDCSV(bytes.NewReader(raw))
 	case "json":
 		var obs []briefing.Observation
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&obs); err != nil {
+		if err := httpx.DecodeJSONBytes(raw, &obs); err != nil {
 			return nil, fmt.Errorf("a JSON array of observations: %w", err)
 		}
 		return obs, nil
 	case "ndjson":
-		var obs []briefing.Observation
-		sc := bufio.NewScanner(bytes.NewReader(raw))
-		sc.Buffer(make([]byte, 64*1024), 4<<20)
-		line := 0
-		for sc.Scan() {
-			line++
-			text := bytes.TrimSpace(sc.Bytes())
-			if len(text) == 0 {
-				continue
-			}
-			var o briefing.Observation
-			dec := json.NewDecoder(bytes.NewReader(text))
-			dec.DisallowUnknownFields()
-			if err := dec.Decode(&o); err != nil {
-				return nil, fmt.Errorf("line %d: %w", line, err)
-			}
-			obs = append(obs, o)
-		}
-		if err := sc.Err(); err != nil && err != io.EOF {
-			return nil, err
-		}
-		return obs, nil
+		return readbriefing.DecodeNDJSON(bytes.NewReader(raw), 0)
 	}
 	return nil, fmt.Errorf("%w: --format must be ndjson, json or fred", errUsage)
 }

@@ -130,7 +130,7 @@ func (a *API) observations(w http.ResponseWriter, r *http.Request) {
 func decodeObservations(r *http.Request) ([]briefing.Observation, error) {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if mt == "application/x-ndjson" || mt == "application/jsonl" {
-		return decodeNDJSON(r.Body)
+		return DecodeNDJSON(r.Body, briefing.MaxBatch)
 	}
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -162,8 +162,11 @@ func decodeObservations(r *http.Request) ([]briefing.Observation, error) {
 	return wrapped.Observations, nil
 }
 
-// decodeNDJSON reads one observation a line (blank lines skipped).
-func decodeNDJSON(body io.Reader) ([]briefing.Observation, error) {
+// DecodeNDJSON reads one observation a line (blank lines skipped), each
+// checked as every JSON body is (httpx.DecodeJSONBytes: UTF-8, no NUL,
+// strict fields); more than max observations (max > 0) is refused. The
+// route and `strata briefing import` read NDJSON with it.
+func DecodeNDJSON(body io.Reader, max int) ([]briefing.Observation, error) {
 	sc := bufio.NewScanner(body)
 	sc.Buffer(make([]byte, 64*1024), 4<<20)
 	var out []briefing.Observation
@@ -174,9 +177,9 @@ func decodeNDJSON(body io.Reader) ([]briefing.Observation, error) {
 		if len(text) == 0 {
 			continue
 		}
-		if len(out) == briefing.MaxBatch {
-			return nil, kernel.Invalid("observations", fmt.Sprintf("max:%d", briefing.MaxBatch),
-				fmt.Sprintf("at most %d observations in one batch; split it", briefing.MaxBatch))
+		if max > 0 && len(out) == max {
+			return nil, kernel.Invalid("observations", fmt.Sprintf("max:%d", max),
+				fmt.Sprintf("at most %d observations in one batch; split it", max))
 		}
 		var o briefing.Observation
 		if err := httpx.DecodeJSONBytes(text, &o); err != nil {
