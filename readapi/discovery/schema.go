@@ -186,6 +186,13 @@ func schemas() js {
 			"grade": enum("The grade.", "A+", "A", "B", "C", "D", "F"), "scanned_at": strf("date-time", "When."), "rubric_version": str("1."),
 			"checks":    arr(object("A check.", js{"name": str("Check."), "passed": boolean("At least 70%."), "score": integer("Points."), "max_score": integer("Maximum."), "details": str("One sentence.")}), "The seven checks."),
 			"report_id": str("Stored reports."), "findings": arr(anyObject("{id, title, points, earned, passed, evidence, fix}"), "Every sub-point (unlocked reports).")}, "score", "grade", "checks"),
+		"AuditCrawlRequest": object("A site to crawl.", js{"url": strf("uri", "Where to start (http or https, a public address)."), "max_pages": integer("Pages at most, capped by the caller's tier.")}, "url"),
+		"AuditCrawl": object("A crawl (the start answers crawl_id, status, url, max_pages and tier; cancel answers crawl_id and status).", js{
+			"crawl_id": str("Crawl id."), "url": str("The start URL."), "status": str("queued, running, completed, cancelled, failed (cancel: cancel_requested)."),
+			"tier": str("The tier that capped it."), "max_pages": integer("Pages at most."), "pages_crawled": integer("Pages so far."),
+			"overall_score": nullable(number("The pages' average score.")), "dimension_averages": anyObject("{check: average}."),
+			"pages": arr(anyObject("{url, status, score, checks}"), "The pages crawled."),
+		}, "crawl_id", "status"),
 		"AuditUnlockRequest": object("Unlock a stored report.", js{"report_id": str("The report."), "email": strf("email", "Who unlocks it.")}, "report_id", "email"),
 		"AuditLeadRequest": object("A lead from the audit page.", js{"url": str("The site."), "email": strf("email", "Contact."), "score": integer("Score."), "report_id": str("Report."),
 			"package_interest": str("Package."), "utm_source": str("UTM source.")}, "email"),

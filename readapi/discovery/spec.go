@@ -23,6 +23,7 @@ const (
 	client                 // an OAuth client (Basic, post, or none with PKCE)
 	openid                 // an OAuth access token with openid
 	mcp                    // bearer, API key or OAuth with memory scopes
+	optional               // anonymous, or bearer or API key for more
 )
 
 // param is a query (or header) parameter.
@@ -216,6 +217,11 @@ var operations = []op{
 	{method: "GET", path: ax + "/benchmark/{industry}/percentile", id: "getPercentile", tag: "Audit", summary: "A score's percentile", desc: "The share of the industry's scans below the score.", params: []param{{name: "score", required: true, desc: "0-100.", schema: js{"type": "integer"}}}, res: "AuditBenchmark", errs: []int{400, 429}},
 	{method: "GET", path: ax + "/badge", id: "getBadge", tag: "Audit", summary: "Badge", desc: "A 1200x630 PNG with the host, the score and the grade.", params: []param{qr("url", "The site."), {name: "score", required: true, desc: "0-100.", schema: js{"type": "integer"}}, qr("grade", "A+, A, B, C, D or F.")}, res: "-binary", resType: "image/png", errs: []int{400, 429}},
 
+	{method: "POST", path: ax + "/crawl", id: "startCrawl", tag: "Audit", summary: "Crawl a site", desc: "202: a durable job that scans the site's resources once, then crawls its pages (breadth first on the host, obeying robots.txt, from the URL and the sitemaps), scoring each page. Credentials are optional: the caller's audit tier caps max_pages (Free 1, Pro 500, Business and Agency 10,000). At most 5 crawls at once (429 beyond).", access: optional, body: "AuditCrawlRequest", status: 202, res: "AuditCrawl", errs: []int{400, 429}},
+	{method: "GET", path: ax + "/crawl/{crawl_id}", id: "getCrawl", tag: "Audit", summary: "A crawl's progress", desc: "Its status, the pages crawled with their scores, the overall score and the per-check averages.", res: "AuditCrawl", errs: []int{404, 429}},
+	{method: "DELETE", path: ax + "/crawl/{crawl_id}", id: "cancelCrawl", tag: "Audit", summary: "Cancel a crawl", desc: "Stops it after the page in hand (202); 409 once finished.", status: 202, res: "AuditCrawl", errs: []int{404, 409, 429}},
+	{method: "POST", path: ax + "/crawl/{crawl_id}/cancel", id: "cancelCrawlPost", tag: "Audit", summary: "Cancel a crawl (POST)", desc: "As DELETE /crawl/{crawl_id}.", status: 202, res: "AuditCrawl", errs: []int{404, 409, 429}},
+
 	// Briefing.
 	{method: "GET", path: intel + "/agent-briefing", id: "getAgentBriefing", tag: "Briefing", summary: "An agent's briefing", desc: "The agent's unconsumed signals, correlations, market regime and trending companies.", access: internal, params: []param{qr("agent", "The agent (ir_agent, sales_agent, scout...)."), qi("since_hours", "1-8760 (24)."), qi("limit", "1-500 (50).")}, res: "Briefing", errs: []int{400}},
 	{method: "POST", path: intel + "/consume-signal", id: "consumeSignal", tag: "Briefing", summary: "Consume a signal", desc: "One consumption per agent and signal, however many calls.", access: internal, params: []param{qr("signal_id", "The signal."), qr("agent", "The agent.")}, res: "BriefingObject", errs: []int{400, 404}},
@@ -248,6 +254,8 @@ func securityOf(a access) []any {
 		return []any{js{"clientBasic": []string{}}, js{}}
 	case openid:
 		return []any{oauth("openid")}
+	case optional:
+		return []any{js{}, bearer, key}
 	}
 	return []any{}
 }
@@ -330,7 +338,7 @@ func (o op) operation(method string) js {
 	responses := js{strconv.Itoa(status): ok}
 	errs := append([]int(nil), o.errs...)
 	switch o.access {
-	case public:
+	case public, optional:
 	case session, memRead, memWrite, agent, mcp, openid:
 		errs = append(errs, 401, 403)
 	default:
