@@ -218,6 +218,7 @@ var productionWiring = Wiring{
 		gatewayRoutes(surface, r, app)
 		briefingRoutes(surface, r, app)
 		auditRoutes(surface, r, app)
+		discoveryRoutes(surface, r, app)
 	},
 }
 
