@@ -193,8 +193,8 @@ func (s *Scanner) Scan(ctx context.Context, target *url.URL) (audit.Scan, audit.
 			break
 		}
 	}
-	spec, _ := audit.ParseOpenAPI(snap.OpenAPI)
-	unauth, acceptJSON, wrong := audit.APIProbes(origin, spec)
+	snap.Prepare() // parsed once, for the probes, Score and a crawl's pages
+	unauth, acceptJSON, wrong := audit.APIProbes(origin, snap.Spec())
 	par(&snap.Unauthenticated, unauth.Method, unauth.URL, http.Header{"Accept": {"application/json"}})
 	if acceptJSON.Method == http.MethodGet && acceptJSON.URL == snap.Target {
 		// No API path to ask: the page itself answers for it, fetched once.

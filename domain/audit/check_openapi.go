@@ -17,6 +17,9 @@ type parsedSpec struct {
 }
 
 func parseSnapshotSpec(s Snapshot) parsedSpec {
+	if s.parsed != nil && s.parsedFrom == s.OpenAPI {
+		return *s.parsed
+	}
 	if !s.OpenAPI.OK() {
 		return parsedSpec{err: fmt.Errorf("no description found")}
 	}
@@ -210,4 +213,22 @@ func countSchemaRefs(ops []specOp) int {
 		}
 	}
 	return n
+}
+
+// Prepare parses the snapshot's OpenAPI description once and keeps the
+// result, so Score (and Spec) on it and on its copies do not parse again:
+// a crawl scores every page against one site snapshot.
+func (s *Snapshot) Prepare() {
+	ps := parseSnapshotSpec(*s)
+	s.parsed, s.parsedFrom = &ps, s.OpenAPI
+}
+
+// Spec is the snapshot's parsed OpenAPI description, nil when there is
+// none that parses.
+func (s *Snapshot) Spec() *openapi3.T {
+	ps := parseSnapshotSpec(*s)
+	if ps.err != nil {
+		return nil
+	}
+	return ps.doc
 }

@@ -58,4 +58,8 @@ type Snapshot struct {
 	// (DELETE on the home page, or an operation's path with a method the
 	// description does not list), expected 405 with Allow.
 	WrongMethod *Response `json:"wrong_method"`
+
+	// parsed is the description parsed from parsedFrom (Prepare).
+	parsed     *parsedSpec
+	parsedFrom *Response
 }
