@@ -158,7 +158,7 @@ func TestBenchmarksFromStoredScans(t *testing.T) {
 		}
 	}
 	ind := w.call("GET", base+"/benchmark", nil)
-	if ind.Status != http.StatusOK || !bytes.Contains(ind.Raw, []byte(`"fintech"`)) {
+	if ind.Status != http.StatusOK || !bytes.Contains(ind.Raw, []byte(`{"industry":"fintech","scans":10,"available":true}`)) {
 		t.Errorf("industries: %s", ind.Raw)
 	}
 }
