@@ -93,22 +93,22 @@ func (s *Service) Full(ctx context.Context, rawURL, industry string) (*audit.Rep
 
 // Report reads a stored report's event (the read model answers reads;
 // this is for unlock, which returns the findings).
-func (s *Service) report(ctx context.Context, id string) (*audit.ReportStored, int64, error) {
+func (s *Service) report(ctx context.Context, id string) (*audit.ReportStored, error) {
 	if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
-		return nil, 0, kernel.Invalid("report_id", "uuid", "report_id must be a report's id (a UUID)")
+		return nil, kernel.Invalid("report_id", "uuid", "report_id must be a report's id (a UUID)")
 	}
 	envs, err := s.store.Load(ctx, audit.ReportStream(id), eventstore.LoadOptions{})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if len(envs) == 0 {
-		return nil, 0, &kernel.Error{Kind: kernel.KindNotFound, Field: "report_id", Rule: "exists", Message: "no report " + id}
+		return nil, &kernel.Error{Kind: kernel.KindNotFound, Field: "report_id", Rule: "exists", Message: "no report " + id}
 	}
 	r, ok := envs[0].Event.(*audit.ReportStored)
 	if !ok {
-		return nil, 0, fmt.Errorf("audit: %s starts with %s", audit.ReportStream(id), envs[0].Type)
+		return nil, fmt.Errorf("audit: %s starts with %s", audit.ReportStream(id), envs[0].Type)
 	}
-	return r, envs[len(envs)-1].StreamVersion, nil
+	return r, nil
 }
 
 // Unlocked is an unlocked report: the report with its findings, and the
@@ -126,7 +126,7 @@ func (s *Service) Unlock(ctx context.Context, reportID, email string) (*Unlocked
 	if err != nil {
 		return nil, err
 	}
-	rep, _, err := s.report(ctx, reportID)
+	rep, err := s.report(ctx, reportID)
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +204,7 @@ func (s *Service) CaptureLead(ctx context.Context, in Lead) (LeadReply, error) {
 		}
 	}
 	if in.ReportID != "" {
-		if _, _, err := s.report(ctx, in.ReportID); err != nil {
+		if _, err := s.report(ctx, in.ReportID); err != nil {
 			return LeadReply{}, err
 		}
 	}
