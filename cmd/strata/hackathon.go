@@ -8,9 +8,11 @@ import (
 	"github.com/gorilla/mux"
 
 	cmdhackathon "github.com/strata-platform/strata/commands/hackathon"
+	"github.com/strata-platform/strata/commands/ratelimit"
 	"github.com/strata-platform/strata/eventstore"
 	projhackathon "github.com/strata-platform/strata/projections/hackathon"
 	readhackathon "github.com/strata-platform/strata/readapi/hackathon"
+	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 // startHackathon builds the hackathon service: read-your-writes through its
@@ -39,7 +41,8 @@ func hackathonRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "hackathon" || app.Hackathon == nil || app.Auth == nil {
 		return
 	}
-	readhackathon.Routes(r, readhackathon.Config{Service: app.Hackathon, DB: app.Store.DB(), Auth: app.Auth})
+	readhackathon.Routes(r, readhackathon.Config{Service: app.Hackathon, DB: app.Store.DB(), Auth: app.Auth,
+		Limiter: httpx.NewSharedWindowLimiter(readhackathon.DefaultRate, ratelimit.New(app.Store.DB(), app.Clock))})
 }
 
 // hackathonBodyLimits lets the submission file route take a file's size.

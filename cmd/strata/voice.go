@@ -14,6 +14,7 @@ import (
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/ratelimit"
 	"github.com/strata-platform/strata/commands/transcribe"
 	cmdvoice "github.com/strata-platform/strata/commands/voice"
 	"github.com/strata-platform/strata/commands/voice/telephony"
@@ -259,7 +260,8 @@ func voiceRoutes(surface string, r *mux.Router, app *App) {
 		return
 	}
 	readvoice.Routes(r, readvoice.Config{Service: app.Voice, DB: app.Store.DB(), Auth: app.Auth,
-		Limiter: httpx.NewWindowLimiter(app.Config.Voice.RateLimit, nil), Handlers: app.voiceParts.Handlers})
+		Limiter:  httpx.NewSharedWindowLimiter(app.Config.Voice.RateLimit, ratelimit.New(app.Store.DB(), app.Clock)),
+		Handlers: app.voiceParts.Handlers})
 }
 
 // voiceChecks are the voice surface's readiness checks beyond the

@@ -91,3 +91,9 @@ func (d Decision) Headers(w http.ResponseWriter) {
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(d.Remaining))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(d.Reset.Unix(), 10))
 }
+
+// TakeMinute is Take for httpx.WindowLimiter's Shared interface.
+func (l *Limiter) TakeMinute(ctx context.Context, key string, perMinute int) (bool, int, time.Time, time.Duration, error) {
+	d, err := l.Take(ctx, key, perMinute)
+	return d.Allowed, d.Remaining, d.Reset, d.RetryAfter, err
+}

@@ -58,7 +58,7 @@ type caller struct {
 func (a *API) need(h func(w http.ResponseWriter, r *http.Request, c caller)) http.Handler {
 	return auth.Require(a.auth, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p, _ := auth.From(r.Context())
-		if err := take(a.limit, w, "user:"+p.UserID); err != nil {
+		if err := take(r, a.limit, w, "user:"+p.UserID); err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}

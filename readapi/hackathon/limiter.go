@@ -8,7 +8,8 @@ import (
 )
 
 // DefaultRate is the hackathon surface's rate limit: requests per minute
-// per signed-in user, counted per process in fixed one-minute windows.
+// per signed-in user, in fixed one-minute windows (serve counts them in
+// PostgreSQL for every process).
 const DefaultRate = 300
 
 // Limiter is the hackathon surface's rate limiter (httpx.WindowLimiter).
@@ -21,4 +22,6 @@ func NewLimiter(perMinute int, now func() time.Time) *Limiter {
 }
 
 // take counts one request of key against l.
-func take(l *Limiter, w http.ResponseWriter, key string) error { return l.Take(w, key, "per user") }
+func take(r *http.Request, l *Limiter, w http.ResponseWriter, key string) error {
+	return l.Take(r.Context(), w, key, "per user")
+}

@@ -26,7 +26,8 @@ import (
 )
 
 // DefaultRate is the voice surface's rate limit: requests per minute per
-// tenant (the seed's 200), counted per process.
+// tenant (the seed's 200); serve counts it for every process
+// (httpx.NewSharedWindowLimiter).
 const DefaultRate = 200
 
 // Config is what Routes needs.
@@ -66,7 +67,7 @@ func (a *API) need(h func(w http.ResponseWriter, r *http.Request, c caller)) htt
 			httpx.WriteError(w, r, kernel.Forbidden("the credentials act in no organization; the voice service needs one"))
 			return
 		}
-		if err := a.limit.Take(w, "tenant:"+c.actor.Tenant, "per tenant"); err != nil {
+		if err := a.limit.Take(r.Context(), w, "tenant:"+c.actor.Tenant, "per tenant"); err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
