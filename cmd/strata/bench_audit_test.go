@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/strata-platform/strata/eventstore/pgtest"
@@ -38,37 +37,19 @@ func TestBenchAuditReportsEveryFigure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
-	want := []string{
-		"POST .../ax-audit quick scan p50, 1 client, excellent fixture (base: its ",
-		"POST .../ax-audit quick scan p95, 1 client, excellent fixture (base: its ",
-		"POST .../ax-audit quick scan p99, 1 client, excellent fixture (base: its ",
-		"POST .../ax-audit quick scan p50, 2 clients, excellent fixture (base: its ",
-		"POST .../ax-audit quick scan p95, 2 clients, excellent fixture (base: its ",
-		"POST .../ax-audit quick scan p99, 2 clients, excellent fixture (base: its ",
-		"POST .../crawl max_pages 20 until completed, 30-page fixture, no delay (base: the same pages fetched directly, 2 fetchers)",
-		"GET .../badge p50, distinct inputs: rendered (cache misses) (base: GET /health)",
-		"GET .../badge p95, distinct inputs: rendered (cache misses) (base: GET /health)",
-		"GET .../badge p99, distinct inputs: rendered (cache misses) (base: GET /health)",
-		"GET .../badge p95, one input repeated: 200 from the cache (base: GET /health)",
-		"GET .../badge p95, one input, If-None-Match: 304 (base: GET /health)",
+	want := []wantFigure{
+		{"POST .../ax-audit quick scan p50, 1 client, excellent fixture (base: its ", true},
+		{"POST .../ax-audit quick scan p95, 1 client, excellent fixture (base: its ", true},
+		{"POST .../ax-audit quick scan p99, 1 client, excellent fixture (base: its ", true},
+		{"POST .../ax-audit quick scan p50, 2 clients, excellent fixture (base: its ", true},
+		{"POST .../ax-audit quick scan p95, 2 clients, excellent fixture (base: its ", true},
+		{"POST .../ax-audit quick scan p99, 2 clients, excellent fixture (base: its ", true},
+		{"POST .../crawl max_pages 20 until completed, 30-page fixture, no delay (base: the same pages fetched directly, 2 fetchers)", true},
+		{"GET .../badge p50, distinct inputs: rendered (cache misses) (base: GET /health)", true},
+		{"GET .../badge p95, distinct inputs: rendered (cache misses) (base: GET /health)", true},
+		{"GET .../badge p99, distinct inputs: rendered (cache misses) (base: GET /health)", true},
+		{"GET .../badge p95, one input repeated: 200 from the cache (base: GET /health)", true},
+		{"GET .../badge p95, one input, If-None-Match: 304 (base: GET /health)", true},
 	}
-	if len(rep.Figures) != len(want) {
-		t.Fatalf("%d figures, want %d: %+v", len(rep.Figures), len(want), rep.Figures)
-	}
-	for i, w := range want {
-		f := rep.Figures[i]
-		switch {
-		case !strings.HasPrefix(f.Name, w):
-			t.Errorf("figure %d is %q, want %q", i, f.Name, w)
-		case f.Samples <= 0 || f.Ours <= 0:
-			t.Errorf("figure %q has no samples or no value: %+v", f.Name, f)
-		case f.Baseline <= 0:
-			t.Errorf("figure %q has no baseline: %+v", f.Name, f)
-		}
-	}
-	var b strings.Builder
-	if err := rep.Print(&b); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
+	checkFigures(t, rep, want, true, logs.String())
 }

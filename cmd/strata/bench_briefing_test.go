@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -38,10 +37,7 @@ func TestBenchBriefingReportsEveryFigure(t *testing.T) {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
 	// Names that carry a measured count (inputs, rows) are compared up to it.
-	want := []struct {
-		name     string
-		baseline bool
-	}{
+	want := []wantFigure{
 		{"setup: POST .../observations, 8000 observations, NDJSON batches of 2000, 2 clients", false},
 		{"setup: observations until the read model (briefing.v1) holds them all", false},
 		{"POST .../runs all six for a day, 8000 observations (base: SQL scan of the windows, ", true},
@@ -64,23 +60,5 @@ func TestBenchBriefingReportsEveryFigure(t *testing.T) {
 		{"POST .../consume-signal, 10 at once for one agent and signal: 1 event, 9 already_consumed (p95)", false},
 		{"resident memory of the process (serve and the load generator): peak (base: once started)", true},
 	}
-	if len(rep.Figures) != len(want) {
-		t.Fatalf("%d figures, want %d: %+v", len(rep.Figures), len(want), rep.Figures)
-	}
-	for i, w := range want {
-		f := rep.Figures[i]
-		switch {
-		case !strings.HasPrefix(f.Name, w.name):
-			t.Errorf("figure %d is %q, want %q", i, f.Name, w.name)
-		case f.Samples <= 0 || f.Ours <= 0:
-			t.Errorf("figure %q has no samples or no value: %+v", f.Name, f)
-		case w.baseline && f.Baseline <= 0:
-			t.Errorf("figure %q has no baseline: %+v", f.Name, f)
-		}
-	}
-	var b strings.Builder
-	if err := rep.Print(&b); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
+	checkFigures(t, rep, want, true, "")
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/strata-platform/strata/eventstore/pgtest"
@@ -34,10 +33,7 @@ func TestBenchHackathonReportsEveryFigure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
-	want := []struct {
-		name     string
-		baseline bool
-	}{
+	want := []wantFigure{
 		{"setup: 6 accounts registered (identity service, argon2id), 4 at a time", false},
 		{"setup: 40 builders join + team + submission (Service.Do, synthetic ids, 15 per append)", false},
 		{"GET .../judging/assignments p50, 40 subs x 5 judges (base: judging.Assign in process)", true},
@@ -53,23 +49,5 @@ func TestBenchHackathonReportsEveryFigure(t *testing.T) {
 		{"GET .../judging/leaderboard after a revised score (ranked again) p50 (base: GET /hackathons/{id})", true},
 		{"GET .../judging/leaderboard after a revised score (ranked again) p95 (base: GET /hackathons/{id})", true},
 	}
-	if len(rep.Figures) != len(want) {
-		t.Fatalf("%d figures, want %d: %+v", len(rep.Figures), len(want), rep.Figures)
-	}
-	for i, w := range want {
-		f := rep.Figures[i]
-		switch {
-		case f.Name != w.name:
-			t.Errorf("figure %d is %q, want %q", i, f.Name, w.name)
-		case f.Samples <= 0 || f.Ours <= 0:
-			t.Errorf("figure %q has no samples or no value: %+v", f.Name, f)
-		case w.baseline && f.Baseline <= 0:
-			t.Errorf("figure %q has no baseline: %+v", f.Name, f)
-		}
-	}
-	var b strings.Builder
-	if err := rep.Print(&b); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
+	checkFigures(t, rep, want, false, "")
 }

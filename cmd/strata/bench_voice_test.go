@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"testing"
 	"time"
 
@@ -36,10 +35,7 @@ func TestBenchVoiceReportsEveryFigure(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
 	}
-	want := []struct {
-		name     string
-		baseline bool
-	}{
+	want := []wantFigure{
 		{"outbound: POST /calls/outbound answered 201 (of 4 at 4/s)", false},
 		{"outbound: calls placed, answered and ended completed (no lost call event)", false},
 		{"outbound: calls whose status callbacks all arrived, once each, in order", false},
@@ -58,23 +54,5 @@ func TestBenchVoiceReportsEveryFigure(t *testing.T) {
 		{"POST /sms/send at 8/s p95 (base: minimal INSERT handler at 8/s)", true},
 		{"POST /sms/send at 8/s p99 (base: minimal INSERT handler at 8/s)", true},
 	}
-	if len(rep.Figures) != len(want) {
-		t.Fatalf("%d figures, want %d: %+v\n%s", len(rep.Figures), len(want), rep.Figures, logs.String())
-	}
-	for i, w := range want {
-		f := rep.Figures[i]
-		switch {
-		case f.Name != w.name:
-			t.Errorf("figure %d is %q, want %q", i, f.Name, w.name)
-		case f.Samples <= 0 || f.Ours <= 0:
-			t.Errorf("figure %q has no samples or no value: %+v", f.Name, f)
-		case w.baseline && f.Baseline <= 0:
-			t.Errorf("figure %q has no baseline: %+v", f.Name, f)
-		}
-	}
-	var b strings.Builder
-	if err := rep.Print(&b); err != nil {
-		t.Fatal(err)
-	}
-	t.Log("\n" + b.String())
+	checkFigures(t, rep, want, false, logs.String())
 }
