@@ -4,7 +4,6 @@ import (
 	"context"
 	stdsql "database/sql"
 	"errors"
-	"os"
 	"strings"
 
 	"github.com/strata-platform/strata/domain/plans"
@@ -46,24 +45,9 @@ func (c *command) benchAudit(ctx context.Context, scratch *storebench.Scratch, q
 // configured level, to nowhere; warnings and errors go to the command's
 // stderr.
 func (c *command) benchAuditServer(ctx context.Context, dbURL string, db *stdsql.DB, allow []string) (_ *auditbench.Server, err error) {
-	dir, err := os.MkdirTemp("", "strata-bench-audit-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
-	var addrs [2]string
-	for i := range addrs {
-		if addrs[i], err = freeLoopbackAddr(); err != nil {
-			return nil, err
-		}
-	}
-	app, done, closeServer, err := c.benchServe(ctx, "bench audit", "api", dir, map[string]string{"DATABASE_URL": dbURL,
-		"STRATA_DATA_DIR": dir, "STRATA_API_ADDR": addrs[0], "STRATA_ADMIN_ADDR": addrs[1],
-		"STRATA_OUTBOUND_ALLOW": strings.Join(allow, ","), "STRATA_AUDIT_CRAWL_DELAY": "0"})
+	app, addrs, _, done, closeServer, err := c.benchLoopbackEnv(ctx, "bench audit", "strata-bench-audit-", "api", dbURL,
+		map[string]string{"STRATA_OUTBOUND_ALLOW": strings.Join(allow, ","), "STRATA_AUDIT_CRAWL_DELAY": "0"},
+		"STRATA_API_ADDR", "STRATA_ADMIN_ADDR")
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	stdsql "database/sql"
 	"encoding/hex"
 	"errors"
-	"os"
 
 	"github.com/strata-platform/strata/eventstore/storebench"
 	"github.com/strata-platform/strata/readapi/briefing/briefingbench"
@@ -43,28 +42,13 @@ func (c *command) benchBriefing(ctx context.Context, scratch *storebench.Scratch
 // configured level, to nowhere; warnings and errors go to the command's
 // stderr.
 func (c *command) benchBriefingServer(ctx context.Context, dbURL string, db *stdsql.DB) (_ *briefingbench.Server, err error) {
-	dir, err := os.MkdirTemp("", "strata-bench-briefing-")
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if err != nil {
-			os.RemoveAll(dir)
-		}
-	}()
 	secret := make([]byte, 24)
 	if _, err := rand.Read(secret); err != nil {
 		return nil, err
 	}
 	key := "bench-" + hex.EncodeToString(secret)
-	var addrs [2]string
-	for i := range addrs {
-		if addrs[i], err = freeLoopbackAddr(); err != nil {
-			return nil, err
-		}
-	}
-	app, done, closeServer, err := c.benchServe(ctx, "bench briefing", "api", dir, map[string]string{"DATABASE_URL": dbURL,
-		"STRATA_DATA_DIR": dir, "STRATA_API_ADDR": addrs[0], "STRATA_ADMIN_ADDR": addrs[1], "STRATA_INTERNAL_API_KEYS": key})
+	app, addrs, _, done, closeServer, err := c.benchLoopbackEnv(ctx, "bench briefing", "strata-bench-briefing-", "api", dbURL,
+		map[string]string{"STRATA_INTERNAL_API_KEYS": key}, "STRATA_API_ADDR", "STRATA_ADMIN_ADDR")
 	if err != nil {
 		return nil, err
 	}

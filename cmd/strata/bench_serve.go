@@ -70,11 +70,21 @@ func (c *command) benchServe(ctx context.Context, name, surfaces, dir string, en
 // returned in their order. On error nothing is left running or on disk.
 func (c *command) benchLoopback(ctx context.Context, name, prefix, surfaces, dbURL string, addrKeys ...string) (
 	app *App, addrs []string, dir string, done chan error, closeServer func() error, err error) {
+	return c.benchLoopbackEnv(ctx, name, prefix, surfaces, dbURL, nil, addrKeys...)
+}
+
+// benchLoopbackEnv is benchLoopback with settings of the bench's own
+// (extra) on top of the defaults.
+func (c *command) benchLoopbackEnv(ctx context.Context, name, prefix, surfaces, dbURL string, extra map[string]string, addrKeys ...string) (
+	app *App, addrs []string, dir string, done chan error, closeServer func() error, err error) {
 	dir, err = os.MkdirTemp("", prefix)
 	if err != nil {
 		return nil, nil, "", nil, nil, err
 	}
 	env := map[string]string{"DATABASE_URL": dbURL, "STRATA_DATA_DIR": dir}
+	for k, v := range extra {
+		env[k] = v
+	}
 	addrs = make([]string, len(addrKeys))
 	for i, key := range addrKeys {
 		if addrs[i], err = freeLoopbackAddr(); err != nil {
