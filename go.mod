@@ -39,7 +39,15 @@ require (
 	golang.org/x/oauth2 v0.37.0
 )
 
-require github.com/nyaruka/phonenumbers v1.8.1 // indirect
+require (
+	github.com/alecthomas/kingpin/v2 v2.4.0 // indirect
+	github.com/alecthomas/units v0.0.0-20240927000941-0f3dac36c52b // indirect
+	github.com/miekg/dns v1.1.73 // indirect
+	github.com/mitchellh/go-homedir v1.1.0 // indirect
+	github.com/nyaruka/phonenumbers v1.8.1 // indirect
+	github.com/openrdap/rdap v0.10.2 // indirect
+	github.com/xhit/go-str2duration/v2 v2.1.0 // indirect
+)
 
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect

@@ -75,6 +75,14 @@ Usage:
   strata briefing run ALGO|all [--as-of YYYY-MM-DD] [--json]
                                    run one of the six briefing algorithms (or all) for a day now; a rerun of a day
                                    adds no signal it found before
+  strata data import DATASET FILE|URL [--format csv|ndjson|aws|google|azure|cloudflare] [--license TEXT]
+                   [--sample] [--errors FILE] [--json]
+                                   import a file as a new version of a dataset (rows checked against its schema,
+                                   bulk-loaded, published in one switch); the same file again makes nothing new
+  strata data samples              import the repository's sample file of every public dataset (marked sample)
+  strata data retract DATASET VERSION --reason TEXT
+                                   withdraw a published version; readers move to the newest other version
+  strata data datasets             list the datasets, their routes and refresh schedules
   strata mcp memory                serve the memory tools over MCP on stdin/stdout through the platform API
                                    at STRATA_API_URL (default http://127.0.0.1:8080) with STRATA_API_KEY
   strata version                   print the build's commit id
@@ -132,6 +140,8 @@ func run(ctx context.Context, args []string, env map[string]string, stdout, stde
 		err = cmd.builderCmd(ctx, args[1:])
 	case "briefing":
 		err = cmd.briefingCmd(ctx, args[1:])
+	case "data":
+		err = cmd.dataCmd(ctx, args[1:])
 	case "version":
 		fmt.Fprintln(stdout, cfg.Version)
 	default:

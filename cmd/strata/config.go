@@ -96,6 +96,8 @@ type Config struct {
 	Briefing BriefingConfig
 	// Audit is the agent-readiness audit's configuration (STRATA_AUDIT_BOOKING_URL).
 	Audit AuditConfig
+	// Data is the data marketplace's configuration (STRATA_DATA_*).
+	Data DataConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -259,6 +261,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Audit, err = loadAuditConfig(env); err != nil {
+		return c, err
+	}
+	if c.Data, err = loadDataConfig(env); err != nil {
 		return c, err
 	}
 	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {

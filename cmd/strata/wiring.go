@@ -14,6 +14,7 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
+	cmddata "github.com/strata-platform/strata/commands/datamarket"
 	cmdhackathon "github.com/strata-platform/strata/commands/hackathon"
 	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
@@ -25,6 +26,7 @@ import (
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
+	"github.com/strata-platform/strata/domain/datamarket"
 	gwcatalog "github.com/strata-platform/strata/domain/gateway/catalog"
 	gwcredits "github.com/strata-platform/strata/domain/gateway/credits"
 	"github.com/strata-platform/strata/domain/hackathon"
@@ -42,6 +44,7 @@ import (
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
 	projcommunity "github.com/strata-platform/strata/projections/community"
+	projdata "github.com/strata-platform/strata/projections/datamarket"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	projgateway "github.com/strata-platform/strata/projections/gateway"
 	projhackathon "github.com/strata-platform/strata/projections/hackathon"
@@ -88,6 +91,8 @@ type App struct {
 	Hackathon *cmdhackathon.Service
 	// Audit runs the agent-readiness audit.
 	Audit *cmdaudit.Service
+	// Data runs the data marketplace's imports and retractions.
+	Data *cmddata.Service
 	// Briefing runs the agent briefing: observations, the six daily
 	// algorithms, signal consumption.
 	Briefing *cmdbriefing.Service
@@ -144,7 +149,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), audit.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), audit.Events(), datamarket.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -153,7 +158,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}, projaudit.Projector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}, projaudit.Projector{}, projdata.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -192,6 +197,9 @@ var productionWiring = Wiring{
 		if err := startAudit(ctx, app); err != nil {
 			return err
 		}
+		if err := startDatamarket(ctx, app); err != nil {
+			return err
+		}
 		return startProvisioning(ctx, app)
 	},
 	BodyLimits: func(surface string, app *App) func(*http.Request) int64 {
@@ -218,6 +226,7 @@ var productionWiring = Wiring{
 		gatewayRoutes(surface, r, app)
 		briefingRoutes(surface, r, app)
 		auditRoutes(surface, r, app)
+		datamarketRoutes(surface, r, app)
 		discoveryRoutes(surface, r, app)
 	},
 }

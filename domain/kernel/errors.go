@@ -28,6 +28,7 @@ const (
 	KindUnavailableForLegalReasons
 	KindTimeout
 	KindBadGateway // something we run or call answered badly (a deploy's health checks)
+	KindGone       // existed once and was withdrawn for good (a retracted dataset version)
 )
 
 var kindNames = map[Kind]string{
@@ -47,6 +48,7 @@ var kindNames = map[Kind]string{
 	KindUnavailableForLegalReasons: "unavailable_for_legal_reasons",
 	KindTimeout:                    "timeout",
 	KindBadGateway:                 "bad_gateway",
+	KindGone:                       "gone",
 }
 
 // String returns the snake_case name of the kind.

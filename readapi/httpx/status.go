@@ -47,6 +47,8 @@ func infoFor(k kernel.Kind) (kindInfo, bool) {
 		return kindInfo{http.StatusGatewayTimeout, "GATEWAY_TIMEOUT", "gateway_timeout"}, true
 	case kernel.KindBadGateway:
 		return kindInfo{http.StatusBadGateway, "BAD_GATEWAY", "bad_gateway"}, true
+	case kernel.KindGone:
+		return kindInfo{http.StatusGone, "GONE", "gone"}, true
 	case kernel.KindInternal:
 		return internalInfo(), true
 	}

@@ -1,0 +1,136 @@
+package datamarket
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/domain/kernel"
+)
+
+// Source is a file to import: a path or an http(s) URL.
+type Source struct {
+	// Location is a file path or an http(s) URL.
+	Location string
+	// Format is csv, ndjson, or a provider's ranges format (aws, google,
+	// azure, cloudflare); empty: from the location's extension.
+	Format  string
+	License string
+	// Sample marks the repository's sample files.
+	Sample bool
+	// By names who imports (an operator, "schedule").
+	By string
+}
+
+// spooled is a source read once to a temporary file, with its checksum.
+type spooled struct {
+	path   string
+	sha256 string
+	bytes  int64
+}
+
+func (s *spooled) open() (*os.File, error) { return os.Open(s.path) }
+func (s *spooled) remove()                 { _ = os.Remove(s.path) }
+
+// isURL reports whether a location is fetched rather than opened.
+func isURL(loc string) bool {
+	return strings.HasPrefix(loc, "http://") || strings.HasPrefix(loc, "https://")
+}
+
+// spool copies the source to a temporary file, hashing it, at most max
+// bytes. URLs are fetched through the platform's SSRF-safe client.
+func (s *Service) spool(ctx context.Context, src Source) (*spooled, error) {
+	var r io.ReadCloser
+	if isURL(src.Location) {
+		if s.cfg.Client == nil {
+			return nil, kernel.Unavailable("fetching a URL needs the outbound client", nil)
+		}
+		if _, err := url.Parse(src.Location); err != nil {
+			return nil, kernel.Invalid("source", "url", "the source is not a valid URL")
+		}
+		req, err := http.NewRequestWithContext(outbound.WithResponseLimit(ctx, s.cfg.MaxBytes), http.MethodGet, src.Location, nil)
+		if err != nil {
+			return nil, kernel.Invalid("source", "url", err.Error())
+		}
+		resp, err := s.cfg.Client.HTTPClient().Do(req)
+		if err != nil {
+			return nil, fmt.Errorf("fetch %s: %w", src.Location, err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			return nil, fmt.Errorf("fetch %s: HTTP %d", src.Location, resp.StatusCode)
+		}
+		r = resp.Body
+	} else {
+		f, err := os.Open(src.Location)
+		if err != nil {
+			return nil, kernel.Invalid("source", "file", fmt.Sprintf("cannot open %s: %v", src.Location, err))
+		}
+		r = f
+	}
+	defer r.Close()
+	tmp, err := os.CreateTemp("", "strata-data-*")
+	if err != nil {
+		return nil, err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(tmp, h), io.LimitReader(r, s.cfg.MaxBytes+1))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	out := &spooled{path: tmp.Name(), sha256: hex.EncodeToString(h.Sum(nil)), bytes: n}
+	if err != nil {
+		out.remove()
+		return nil, fmt.Errorf("read %s: %w", src.Location, err)
+	}
+	if n > s.cfg.MaxBytes {
+		out.remove()
+		return nil, kernel.E(kernel.KindTooLarge, fmt.Sprintf("%s is larger than %d bytes", src.Location, s.cfg.MaxBytes))
+	}
+	return out, nil
+}
+
+// sourceName is what provenance records of a location: a URL as given
+// (without credentials), a file by its base name (never a machine path).
+func sourceName(loc string) string {
+	if isURL(loc) {
+		if u, err := url.Parse(loc); err == nil {
+			u.User = nil
+			return u.String()
+		}
+		return loc
+	}
+	return filepath.Base(loc)
+}
+
+// formatOf is a source's format: given, or from its extension.
+func formatOf(src Source) (string, error) {
+	f := strings.ToLower(strings.TrimSpace(src.Format))
+	if f == "" {
+		p := src.Location
+		if u, err := url.Parse(p); err == nil && isURL(p) {
+			p = u.Path
+		}
+		switch strings.ToLower(filepath.Ext(p)) {
+		case ".csv":
+			f = "csv"
+		case ".ndjson", ".jsonl":
+			f = "ndjson"
+		default:
+			return "", kernel.Invalid("format", "enum", "cannot tell the format from the name; give csv or ndjson")
+		}
+	}
+	switch f {
+	case "csv", "ndjson", "aws", "google", "azure", "cloudflare":
+		return f, nil
+	}
+	return "", kernel.Invalid("format", "enum", "format must be csv, ndjson, aws, google, azure or cloudflare, got "+f)
+}
