@@ -80,6 +80,10 @@ Usage:
                                    import a file as a new version of a dataset (rows checked against its schema,
                                    bulk-loaded, published in one switch); the same file again makes nothing new
   strata data samples              import the repository's sample file of every public dataset (marked sample)
+  strata data enrich [--resolver HOST:PORT] [--rdap-bootstrap URL]
+                                   look up every domain of whois-enrichment (DNS against the imported cloud ranges
+                                   and name-server patterns, RDAP) and publish the result, with evidence, as a new
+                                   version; what cannot be looked up stays as imported or unknown
   strata data retract DATASET VERSION --reason TEXT
                                    withdraw a published version; readers move to the newest other version
   strata data datasets             list the datasets, their routes and refresh schedules

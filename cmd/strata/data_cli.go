@@ -20,7 +20,7 @@ import (
 )
 
 const dataUse = "data import DATASET FILE|URL [--format csv|ndjson|aws|google|azure|cloudflare] [--license TEXT] [--sample] [--errors FILE] [--json] | " +
-	"data samples | data retract DATASET VERSION --reason TEXT | data datasets"
+	"data samples | data enrich [--resolver HOST:PORT] [--rdap-bootstrap URL] | data retract DATASET VERSION --reason TEXT | data datasets"
 
 // dataCmd is `strata data import|samples|retract|datasets`.
 func (c *command) dataCmd(ctx context.Context, args []string) error {
@@ -36,6 +36,8 @@ func (c *command) dataCmd(ctx context.Context, args []string) error {
 		return c.dataRetract(ctx, args[1:])
 	case "datasets":
 		return c.dataDatasets()
+	case "enrich":
+		return c.dataEnrich(ctx, args[1:])
 	}
 	return fmt.Errorf("%w: %s", errUsage, dataUse)
 }
@@ -164,6 +166,34 @@ func (c *command) dataSamples(ctx context.Context, args []string) error {
 		}
 		c.printImport(res, false)
 	}
+	return nil
+}
+
+// dataEnrich enriches the current domains version now (flags override
+// STRATA_DATA_RESOLVER and STRATA_DATA_RDAP_BOOTSTRAP).
+func (c *command) dataEnrich(ctx context.Context, args []string) error {
+	fs := flag.NewFlagSet("data enrich", flag.ContinueOnError)
+	resolver := fs.String("resolver", c.cfg.Data.Resolver, "DNS server host:port (empty: infrastructure unknown)")
+	boot := fs.String("rdap-bootstrap", c.cfg.Data.RDAPBootstrap, "RDAP bootstrap file URL (empty: registrar and age unknown)")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return fmt.Errorf("%w: %s", errUsage, dataUse)
+	}
+	svc, stop, err := c.dataService(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	app := &App{Config: c.cfg, Logger: c.logger}
+	app.Config.Data.Resolver, app.Config.Data.RDAPBootstrap = *resolver, *boot
+	res, err := svc.Enrich(ctx, enrichConfig(app), "cli")
+	if err != nil {
+		return err
+	}
+	c.printImport(res, false)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/gorilla/mux"
 
 	cmddata "github.com/strata-platform/strata/commands/datamarket"
+	"github.com/strata-platform/strata/commands/datamarket/enrich"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/commands/outbound"
 	"github.com/strata-platform/strata/commands/ratelimit"
@@ -38,7 +40,16 @@ type DataConfig struct {
 	// Publisher names the datasets' publisher in their metadata
 	// (STRATA_DATA_PUBLISHER, default Strata).
 	Publisher string
+	// Resolver is the DNS server ("host:port") domain enrichment asks
+	// (STRATA_DATA_RESOLVER); RDAPBootstrap the IANA-format RDAP bootstrap
+	// file it reads registrars and ages through (STRATA_DATA_RDAP_BOOTSTRAP,
+	// e.g. https://data.iana.org/rdap/dns.json). Neither set: enrichment
+	// is not scheduled, and run by hand it says unknown.
+	Resolver, RDAPBootstrap string
 }
+
+// enrichConfigured reports whether the weekly domains refresh enriches.
+func (c DataConfig) enrichConfigured() bool { return c.Resolver != "" || c.RDAPBootstrap != "" }
 
 // envKey is a dataset's suffix in environment variable names.
 func envKey(dataset string) string {
@@ -54,6 +65,17 @@ func loadDataConfig(env map[string]string) (DataConfig, error) {
 		}
 		if v := strings.TrimSpace(env["STRATA_DATA_LICENSE_"+envKey(d.Key)]); v != "" {
 			c.Licenses[d.Key] = v
+		}
+	}
+	c.Resolver, c.RDAPBootstrap = strings.TrimSpace(env["STRATA_DATA_RESOLVER"]), strings.TrimSpace(env["STRATA_DATA_RDAP_BOOTSTRAP"])
+	if c.Resolver != "" {
+		if _, _, err := net.SplitHostPort(c.Resolver); err != nil {
+			return c, fmt.Errorf("STRATA_DATA_RESOLVER: want host:port, got %q", c.Resolver)
+		}
+	}
+	if c.RDAPBootstrap != "" {
+		if err := checkHTTPURL(c.RDAPBootstrap); err != nil {
+			return c, fmt.Errorf("STRATA_DATA_RDAP_BOOTSTRAP: %w", err)
 		}
 	}
 	if v := strings.TrimSpace(env["STRATA_DATA_MAX_INVALID"]); v != "" {
@@ -96,28 +118,19 @@ func startDatamarket(ctx context.Context, app *App) error {
 	app.Data = newDatamarket(app, func(ctx context.Context, key eventstore.Key) error {
 		return app.Runner.WaitFor(ctx, key, projdata.Name)
 	})
-	if app.Jobs == nil || len(app.Config.Data.Sources) == 0 {
+	dc := app.Config.Data
+	if app.Jobs == nil || (len(dc.Sources) == 0 && !dc.enrichConfigured()) {
 		return nil
 	}
-	dc := app.Config.Data
 	err := jobs.Handle(app.Jobs, func(ctx context.Context, job *jobs.Job[refreshArgs]) error {
-		src, ok := dc.Sources[job.Args.Dataset]
-		if !ok {
-			return jobs.Permanent(fmt.Errorf("datamarket.refresh: no source is configured for %q", job.Args.Dataset))
-		}
-		res, err := app.Data.Import(ctx, job.Args.Dataset, cmddata.Source{Location: src, License: dc.Licenses[job.Args.Dataset], By: "schedule"}, nil)
-		if err != nil {
-			return err
-		}
-		app.Logger.Info("datamarket: refresh", "dataset", res.Dataset, "version", res.Version, "status", res.Status,
-			"unchanged", res.Unchanged, "rows", res.RowsLoaded, "invalid", res.RowsInvalid, "reason", res.Reason)
-		return nil
+		return refresh(ctx, app, job.Args.Dataset)
 	}, jobs.KindOptions{MaxAttempts: 5, Timeout: time.Hour})
 	if err != nil {
 		return err
 	}
 	for _, d := range datamarket.Catalog() {
-		if _, ok := dc.Sources[d.Key]; !ok || d.Refresh == "" {
+		_, ok := dc.Sources[d.Key]
+		if !ok && (d.Key != cmddata.Domains || !dc.enrichConfigured()) || d.Refresh == "" {
 			continue
 		}
 		key := d.Key
@@ -127,6 +140,40 @@ func startDatamarket(ctx context.Context, app *App) error {
 		}
 	}
 	return nil
+}
+
+// refresh imports a dataset from its configured source; the domains
+// dataset is then enriched when a resolver or RDAP bootstrap is set.
+func refresh(ctx context.Context, app *App, dataset string) error {
+	dc := app.Config.Data
+	log := func(res *cmddata.Result) {
+		app.Logger.Info("datamarket: refresh", "dataset", res.Dataset, "version", res.Version, "status", res.Status,
+			"unchanged", res.Unchanged, "rows", res.RowsLoaded, "invalid", res.RowsInvalid, "reason", res.Reason)
+	}
+	if src, ok := dc.Sources[dataset]; ok {
+		res, err := app.Data.Import(ctx, dataset, cmddata.Source{Location: src, License: dc.Licenses[dataset], By: "schedule"}, nil)
+		if err != nil {
+			return err
+		}
+		log(res)
+	}
+	if dataset != cmddata.Domains || !dc.enrichConfigured() {
+		return nil
+	}
+	res, err := app.Data.Enrich(ctx, enrichConfig(app), "schedule")
+	if err != nil {
+		return err
+	}
+	log(res)
+	return nil
+}
+
+// enrichConfig is enrichment's configuration: RDAP through the platform's
+// SSRF-safe client.
+func enrichConfig(app *App) enrich.Config {
+	dc := app.Config.Data
+	client := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: 15 * time.Second})
+	return enrich.Config{Resolver: dc.Resolver, RDAPBootstrap: dc.RDAPBootstrap, HTTPClient: client.HTTPClient(), Timeout: 5 * time.Second}
 }
 
 // datamarketRoutes serves the data marketplace on the platform API, its

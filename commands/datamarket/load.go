@@ -58,11 +58,11 @@ func load(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table s
 			_, err := pc.CopyFrom(ctx, pgx.Identifier{RowSchema, table}, copyColumns(d), src)
 			return err
 		})
+		var p *problem
+		if errors.As(src.err, &p) { // the file broke: COPY was cancelled with it
+			return res, p
+		}
 		if err != nil {
-			var p *problem
-			if errors.As(err, &p) {
-				return nil, p
-			}
 			return nil, fmt.Errorf("copy into %s: %w", table, err)
 		}
 	}

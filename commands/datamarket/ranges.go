@@ -1,12 +1,39 @@
 package datamarket
 
 import (
-	"fmt"
 	"io"
+
+	"github.com/strata-platform/strata/commands/datamarket/enrich"
 )
 
-// newRangesReader reads a provider's official ranges file as rows of
-// prefix, service, region.
+// rangesReader yields a provider's official ranges file (enrich.Formats)
+// as rows of prefix, service, region.
+type rangesReader struct {
+	ranges []enrich.Range
+	i      int
+}
+
+// newRangesReader parses the whole file (the providers' files are JSON
+// documents or short lists); a file that does not parse is refused whole.
 func newRangesReader(format string, r io.Reader) (cellReader, error) {
-	return nil, &problem{reason: fmt.Sprintf("format %s is not read yet", format)}
+	parse, ok := enrich.Formats[format]
+	if !ok {
+		return nil, &problem{reason: "unknown ranges format " + format}
+	}
+	rs, err := parse(r)
+	if err != nil {
+		return nil, &problem{reason: err.Error()}
+	}
+	return &rangesReader{ranges: rs}, nil
+}
+
+func (r *rangesReader) Header() []string { return []string{"prefix", "service", "region"} }
+
+func (r *rangesReader) Next() ([]string, error) {
+	if r.i >= len(r.ranges) {
+		return nil, io.EOF
+	}
+	x := r.ranges[r.i]
+	r.i++
+	return []string{x.Prefix.String(), x.Service, x.Region}, nil
 }

@@ -130,7 +130,10 @@ func (s *Service) Import(ctx context.Context, dataset string, src Source, keep f
 	out.Version = st.Last + 1
 	staged := &datamarket.VersionStaged{Dataset: dataset, Version: out.Version, By: src.By, At: s.now(),
 		Provenance: datamarket.Provenance{Source: sourceName(src.Location), License: src.License, FetchedAt: s.now(),
-			SHA256: sp.sha256, Bytes: sp.bytes, Format: format, Sample: src.Sample}}
+			SHA256: sp.sha256, Bytes: sp.bytes, Format: format, Sample: src.Sample, DerivedFrom: src.DerivedFrom}}
+	if src.Name != "" {
+		staged.Provenance.Source = src.Name
+	}
 	if err := s.loadVersion(ctx, conn, d, st, version, staged, sp, out, keep); err != nil {
 		return nil, err
 	}

@@ -28,6 +28,11 @@ type Source struct {
 	Sample bool
 	// By names who imports (an operator, "schedule").
 	By string
+	// Name, if set, is what provenance records as the source instead of
+	// the location (an enrichment's derived file).
+	Name string
+	// DerivedFrom is the version an enrichment read its domains from.
+	DerivedFrom int
 }
 
 // spooled is a source read once to a temporary file, with its checksum.
