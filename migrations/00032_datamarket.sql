@@ -37,7 +37,10 @@ CREATE TABLE rm_datamarket_v1.current (
     row_table    text        NOT NULL,
     rows_loaded  bigint      NOT NULL,
     facets       jsonb       NOT NULL,
-    published_at timestamptz NOT NULL
+    published_at timestamptz NOT NULL,
+    -- when readers were switched to this version (a publication, or a
+    -- retraction that moved them back): the data's Last-Modified
+    switched_at  timestamptz NOT NULL
 );
 
 -- +goose Down

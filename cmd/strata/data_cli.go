@@ -123,9 +123,9 @@ func (c *command) printImport(res *cmddata.Result, asJSON bool) {
 		fmt.Fprintf(c.stdout, "%s: version %d rejected: %s (%d rows read, %d invalid); readers stay where they were\n",
 			res.Dataset, res.Version, res.Reason, res.RowsRead, res.RowsInvalid)
 	default:
-		fmt.Fprintf(c.stdout, "%s: version %d published: %d rows loaded of %d read, %d invalid, in %s (%.0f rows/s)\n",
+		fmt.Fprintf(c.stdout, "%s: version %d published: %d rows loaded of %d read, %d invalid, in %s (%.0f rows/s; rows %s, indexes %s)\n",
 			res.Dataset, res.Version, res.RowsLoaded, res.RowsRead, res.RowsInvalid, res.Elapsed.Round(time.Millisecond),
-			float64(res.RowsRead)/max(res.Elapsed.Seconds(), 1e-9))
+			float64(res.RowsRead)/max(res.Elapsed.Seconds(), 1e-9), res.Load.Round(time.Millisecond), res.Index.Round(time.Millisecond))
 	}
 	for i, e := range res.Errors {
 		if i == 10 {

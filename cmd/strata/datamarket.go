@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/mail"
 	"strconv"
 	"strings"
 	"time"
@@ -38,14 +39,18 @@ type DataConfig struct {
 	// Keep is how many published versions keep their rows (STRATA_DATA_KEEP, default 3).
 	Keep int
 	// Publisher names the datasets' publisher in their metadata
-	// (STRATA_DATA_PUBLISHER, default Strata).
-	Publisher string
+	// (STRATA_DATA_PUBLISHER, default Strata); ContactEmail is their
+	// contact address (STRATA_DATA_CONTACT_EMAIL).
+	Publisher, ContactEmail string
 	// Resolver is the DNS server ("host:port") domain enrichment asks
 	// (STRATA_DATA_RESOLVER); RDAPBootstrap the IANA-format RDAP bootstrap
 	// file it reads registrars and ages through (STRATA_DATA_RDAP_BOOTSTRAP,
 	// e.g. https://data.iana.org/rdap/dns.json). Neither set: enrichment
 	// is not scheduled, and run by hand it says unknown.
 	Resolver, RDAPBootstrap string
+	// PerMinute is every client address's request budget
+	// (STRATA_DATA_RATE_LIMIT, default 60, the seed's).
+	PerMinute int
 }
 
 // enrichConfigured reports whether the weekly domains refresh enriches.
@@ -58,7 +63,12 @@ func envKey(dataset string) string {
 
 func loadDataConfig(env map[string]string) (DataConfig, error) {
 	c := DataConfig{Sources: map[string]string{}, Licenses: map[string]string{}, MaxInvalidRatio: 0.01, Keep: 3,
-		Publisher: strings.TrimSpace(env["STRATA_DATA_PUBLISHER"])}
+		Publisher: strings.TrimSpace(env["STRATA_DATA_PUBLISHER"]), ContactEmail: strings.TrimSpace(env["STRATA_DATA_CONTACT_EMAIL"])}
+	if c.ContactEmail != "" {
+		if _, err := mail.ParseAddress(c.ContactEmail); err != nil || strings.ContainsAny(c.ContactEmail, "<> ") {
+			return c, fmt.Errorf("STRATA_DATA_CONTACT_EMAIL: want an address such as data@example.com, got %q", c.ContactEmail)
+		}
+	}
 	for _, d := range datamarket.Catalog() {
 		if v := strings.TrimSpace(env["STRATA_DATA_SOURCE_"+envKey(d.Key)]); v != "" {
 			c.Sources[d.Key] = v
@@ -84,6 +94,14 @@ func loadDataConfig(env map[string]string) (DataConfig, error) {
 			return c, fmt.Errorf("STRATA_DATA_MAX_INVALID: want a ratio above 0 and at most 1, got %q", v)
 		}
 		c.MaxInvalidRatio = f
+	}
+	c.PerMinute = readdata.PerMinute
+	if v := strings.TrimSpace(env["STRATA_DATA_RATE_LIMIT"]); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("STRATA_DATA_RATE_LIMIT: want a whole number of requests a minute from 1, got %q", v)
+		}
+		c.PerMinute = n
 	}
 	if v := strings.TrimSpace(env["STRATA_DATA_KEEP"]); v != "" {
 		n, err := strconv.Atoi(v)
@@ -183,6 +201,6 @@ func datamarketRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" {
 		return
 	}
-	readdata.Routes(r, readdata.Config{DB: app.Store.DB(), Publisher: app.Config.Data.Publisher, BaseURL: app.Config.Issuer,
-		Limiter: httpx.NewSharedWindowLimiter(readdata.PerMinute, ratelimit.New(app.Store.DB(), app.Clock))})
+	readdata.Routes(r, readdata.Config{DB: app.Store.DB(), Publisher: app.Config.Data.Publisher, ContactEmail: app.Config.Data.ContactEmail, BaseURL: app.Config.Issuer,
+		Limiter: httpx.NewSharedWindowLimiter(app.Config.Data.PerMinute, ratelimit.New(app.Store.DB(), app.Clock))})
 }

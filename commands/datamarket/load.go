@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"sync"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -37,8 +39,9 @@ type problem struct{ reason string }
 
 func (p *problem) Error() string { return p.reason }
 
-// load creates the version's row table on conn and fills it from r.
-func load(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table string, r cellReader, keep func(datamarket.RowError)) (*loadResult, error) {
+// load creates the version's row table on conn and fills it from r: one
+// goroutine reads and checks the rows (reader), COPY sends them in chunks.
+func load(ctx context.Context, db *stdsql.DB, conn *stdsql.Conn, d *datamarket.Dataset, table string, r cellReader, keep func(datamarket.RowError)) (*loadResult, error) {
 	m, err := d.Map(r.Header())
 	if err != nil {
 		return nil, &problem{reason: err.Error()}
@@ -47,24 +50,54 @@ func load(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table s
 	if _, err := conn.ExecContext(ctx, createTable(d, table)); err != nil {
 		return nil, fmt.Errorf("create %s: %w", table, err)
 	}
-	src := &rowSource{d: d, m: m, r: r, res: res, keep: keep, seen: map[string]int64{}}
-	if d.Unique == "" {
-		src.seen = nil
+	rctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	rd := &rowReader{d: d, m: m, r: r, res: res, keep: keep, out: make(chan []datamarket.Row, 8)}
+	if d.Unique != "" {
+		rd.seen = map[string]int64{}
 	}
-	for !src.done {
-		src.left = chunkRows
-		err := conn.Raw(func(dc any) error {
-			pc := dc.(*stdlib.Conn).Conn()
-			_, err := pc.CopyFrom(ctx, pgx.Identifier{RowSchema, table}, copyColumns(d), src)
-			return err
-		})
-		var p *problem
-		if errors.As(src.err, &p) { // the file broke: COPY was cancelled with it
-			return res, p
-		}
+	go rd.run(rctx)
+	// Two COPY streams share the checked rows: PostgreSQL computes the
+	// search column and writes the rows in one backend per stream.
+	conns := []*stdsql.Conn{conn}
+	if other, err := db.Conn(ctx); err == nil {
+		defer other.Close()
+		conns = append(conns, other)
+	}
+	errs := make([]error, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			src := &rowSource{in: rd.out}
+			for !src.done {
+				src.left = chunkRows
+				if err := c.Raw(func(dc any) error {
+					_, err := dc.(*stdlib.Conn).Conn().CopyFrom(rctx, pgx.Identifier{RowSchema, table}, copyColumns(d), src)
+					return err
+				}); err != nil {
+					errs[i] = err
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for range rd.out { // a stream that failed left batches behind
+	}
+	var p *problem
+	if errors.As(rd.err, &p) { // the file broke (a stream may have been cancelled with it)
+		return res, p
+	}
+	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("copy into %s: %w", table, err)
 		}
+	}
+	if rd.err != nil {
+		return nil, rd.err
 	}
 	if nd, ok := r.(*ndjsonReader); ok {
 		res.ignored = nd.Extra()
@@ -72,100 +105,151 @@ func load(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table s
 	return res, nil
 }
 
-// rowSource feeds COPY one chunk of valid rows at a time, leaving out
-// (and reporting) the rows that break the schema.
-type rowSource struct {
+// batchRows is how many checked rows the reader hands over at once.
+const batchRows = 512
+
+// rowReader reads and checks a file's rows, leaving out (and reporting)
+// those that break the schema, and hands the valid ones over in batches,
+// numbered (row_no first). It closes out when the file ends; err is then
+// set if it ended badly.
+type rowReader struct {
 	d     *datamarket.Dataset
 	m     datamarket.Mapping
 	r     cellReader
 	res   *loadResult
 	keep  func(datamarket.RowError)
 	seen  map[string]int64 // unique column value -> row
-	row   []any
-	left  int
-	done  bool
+	out   chan []datamarket.Row
 	err   error
 	rowNo int64
+}
+
+func (rd *rowReader) run(ctx context.Context) {
+	defer close(rd.out)
+	width := len(rd.d.Columns) + 1 // row_no first
+	var slab []any                 // the batch's rows, one allocation
+	batch := make([]datamarket.Row, 0, batchRows)
+	send := func() bool {
+		if len(batch) == 0 {
+			return true
+		}
+		select {
+		case rd.out <- batch:
+			batch, slab = make([]datamarket.Row, 0, batchRows), nil
+			return true
+		case <-ctx.Done():
+			rd.err = ctx.Err()
+			return false
+		}
+	}
+	for {
+		cells, err := rd.r.Next()
+		if errors.Is(err, io.EOF) {
+			send()
+			return
+		}
+		rd.rowNo++
+		var rp *rowProblem
+		if errors.As(err, &rp) {
+			rd.res.read++
+			rd.reject(datamarket.RowError{Row: rd.rowNo, Field: rp.field, Rule: rp.rule, Message: rp.msg})
+			continue
+		}
+		if err != nil {
+			rd.err = &problem{reason: fmt.Sprintf("row %d: %v", rd.rowNo, err)}
+			return
+		}
+		rd.res.read++
+		if len(slab) < width {
+			slab = make([]any, width*batchRows)
+		}
+		full := datamarket.Row(slab[:width:width])
+		row := full[1:]
+		if rerr := rd.d.ConvertInto(row, rd.m, cells, rd.rowNo); rerr != nil {
+			clear(full)
+			rd.reject(*rerr)
+			continue
+		}
+		if rd.seen != nil && !rd.unique(row) {
+			clear(full)
+			continue
+		}
+		rd.count(row)
+		rd.res.loaded++
+		full[0], slab = rd.rowNo, slab[width:]
+		batch = append(batch, full)
+		if len(batch) == batchRows && !send() {
+			return
+		}
+	}
+}
+
+func (rd *rowReader) reject(e datamarket.RowError) {
+	rd.res.invalid++
+	if len(rd.res.errors) < datamarket.MaxReportedErrors {
+		rd.res.errors = append(rd.res.errors, e)
+	}
+	if rd.keep != nil {
+		rd.keep(e)
+	}
+}
+
+func (rd *rowReader) unique(row datamarket.Row) bool {
+	i := rd.d.Col(rd.d.Unique)
+	v, _ := row[i].(string)
+	if first, dup := rd.seen[v]; dup {
+		rd.reject(datamarket.RowError{Row: rd.rowNo, Field: rd.d.Unique, Rule: "unique",
+			Message: fmt.Sprintf("%s %q was already given in row %d", rd.d.Unique, v, first)})
+		return false
+	}
+	rd.seen[v] = rd.rowNo
+	return true
+}
+
+// count adds a row to its facet combination's count.
+func (rd *rowReader) count(row datamarket.Row) {
+	var key strings.Builder
+	vals := make([]any, len(rd.d.Facets))
+	for i, f := range rd.d.Facets {
+		vals[i] = row[rd.d.Col(f)]
+		fmt.Fprintf(&key, "%v\x00", vals[i])
+	}
+	fc := rd.res.facets[key.String()]
+	if fc == nil {
+		fc = &datamarket.FacetCount{Values: vals}
+		rd.res.facets[key.String()] = fc
+	}
+	fc.Rows++
+}
+
+// rowSource feeds COPY up to left rows of the reader's batches: a chunk.
+type rowSource struct {
+	in    <-chan []datamarket.Row
+	batch []datamarket.Row
+	row   datamarket.Row
+	left  int
+	done  bool
 }
 
 func (s *rowSource) Next() bool {
 	if s.left == 0 || s.done {
 		return false
 	}
-	for {
-		cells, err := s.r.Next()
-		if errors.Is(err, io.EOF) {
+	if len(s.batch) == 0 {
+		b, ok := <-s.in
+		if !ok {
 			s.done = true
 			return false
 		}
-		s.rowNo++
-		var rp *rowProblem
-		if errors.As(err, &rp) {
-			s.res.read++
-			s.reject(datamarket.RowError{Row: s.rowNo, Field: rp.field, Rule: rp.rule, Message: rp.msg})
-			continue
-		}
-		if err != nil {
-			s.err, s.done = &problem{reason: fmt.Sprintf("row %d: %v", s.rowNo, err)}, true
-			return false
-		}
-		s.res.read++
-		row, rerr := s.d.Convert(s.m, cells, s.rowNo)
-		if rerr != nil {
-			s.reject(*rerr)
-			continue
-		}
-		if s.seen != nil && !s.unique(row) {
-			continue
-		}
-		s.count(row)
-		s.row = append(append(s.row[:0], s.rowNo), row...)
-		s.res.loaded++
-		s.left--
-		return true
+		s.batch = b
 	}
-}
-
-func (s *rowSource) reject(e datamarket.RowError) {
-	s.res.invalid++
-	if len(s.res.errors) < datamarket.MaxReportedErrors {
-		s.res.errors = append(s.res.errors, e)
-	}
-	if s.keep != nil {
-		s.keep(e)
-	}
-}
-
-func (s *rowSource) unique(row datamarket.Row) bool {
-	i := s.d.Col(s.d.Unique)
-	v, _ := row[i].(string)
-	if first, dup := s.seen[v]; dup {
-		s.reject(datamarket.RowError{Row: s.rowNo, Field: s.d.Unique, Rule: "unique",
-			Message: fmt.Sprintf("%s %q was already given in row %d", s.d.Unique, v, first)})
-		return false
-	}
-	s.seen[v] = s.rowNo
+	s.row, s.batch = s.batch[0], s.batch[1:]
+	s.left--
 	return true
 }
 
-// count adds a row to its facet combination's count.
-func (s *rowSource) count(row datamarket.Row) {
-	var key strings.Builder
-	vals := make([]any, len(s.d.Facets))
-	for i, f := range s.d.Facets {
-		vals[i] = row[s.d.Col(f)]
-		fmt.Fprintf(&key, "%v\x00", vals[i])
-	}
-	fc := s.res.facets[key.String()]
-	if fc == nil {
-		fc = &datamarket.FacetCount{Values: vals}
-		s.res.facets[key.String()] = fc
-	}
-	fc.Rows++
-}
-
 func (s *rowSource) Values() ([]any, error) { return s.row, nil }
-func (s *rowSource) Err() error             { return s.err }
+func (s *rowSource) Err() error             { return nil }
 
 // copyColumns are a row table's columns in COPY order.
 func copyColumns(d *datamarket.Dataset) []string {
@@ -178,53 +262,87 @@ func copyColumns(d *datamarket.Dataset) []string {
 
 func quote(id string) string { return pgx.Identifier{id}.Sanitize() }
 
+// quoteLiteral quotes a catalog constant as an SQL string literal.
+func quoteLiteral(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
+
 // qualified is a row table's qualified, quoted name.
 func qualified(table string) string { return pgx.Identifier{RowSchema, table}.Sanitize() }
 
 // createTable is the DDL of a version's row table (without indexes: they
 // are built once the rows are in, which is faster than keeping them
-// current row by row).
+// current row by row). A searchable dataset's table has a generated
+// column holding the search text's tsvector: computed as rows arrive
+// (while the reader is the busy side), and cheap to recheck.
 func createTable(d *datamarket.Dataset, table string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "CREATE TABLE %s (row_no bigint NOT NULL", qualified(table))
 	for _, c := range d.Columns {
 		fmt.Fprintf(&b, ", %s %s", quote(c.Name), c.Type.SQLType())
 	}
+	if len(d.Search) > 0 {
+		parts := make([]string, len(d.Search))
+		for i, c := range d.Search {
+			parts[i] = "coalesce(" + quote(c) + ", '')"
+		}
+		fmt.Fprintf(&b, ", %s tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, %s)) STORED",
+			SearchColumn, strings.Join(parts, " || ' ' || "))
+	}
 	b.WriteString(")")
 	return b.String()
 }
 
-// SearchExpr is the full-text expression of a dataset's searchable
-// columns; its GIN index and every search query use the same text.
-func SearchExpr(d *datamarket.Dataset) string {
-	parts := make([]string, len(d.Search))
-	for i, c := range d.Search {
-		parts[i] = "coalesce(" + quote(c) + ", '')"
-	}
-	return "to_tsvector('simple'::regconfig, " + strings.Join(parts, " || ' ' || ") + ")"
-}
+// SearchColumn is the row tables' full-text column.
+const SearchColumn = "_search"
 
-// indexStatements build a loaded table's primary key, indexes and
-// statistics.
-func indexStatements(d *datamarket.Dataset, table string) []string {
+// indexStatements build a loaded table's indexes in two lists that run at
+// the same time on two connections (CREATE INDEX takes a lock that does
+// not block another's), balanced by each build's rough cost as measured
+// on a million directory rows (the full-text index costs most, then a
+// full b-tree over text, a hash, the row number, partial indexes least).
+func indexStatements(d *datamarket.Dataset, table string) (a, b []string) {
 	q := qualified(table)
-	out := []string{fmt.Sprintf("ALTER TABLE %s ADD PRIMARY KEY (row_no)", q)}
+	type build struct {
+		sql  string
+		cost float64
+	}
+	builds := []build{{fmt.Sprintf("CREATE UNIQUE INDEX %s ON %s (row_no)", quote(table+"_row"), q), 0.75}}
+	if len(d.Search) > 0 {
+		builds = append(builds, build{fmt.Sprintf("CREATE INDEX %s ON %s USING gin (%s)", quote(table+"_search"), q, quote(SearchColumn)), 4.5})
+	}
 	for i, ix := range d.Indexes {
 		cols := make([]string, 0, len(ix.Columns)+1)
 		for _, c := range ix.Columns {
 			cols = append(cols, quote(c))
 		}
-		cols = append(cols, "row_no")
-		s := fmt.Sprintf("CREATE INDEX %s ON %s (%s)", quote(fmt.Sprintf("%s_i%d", table, i)), q, strings.Join(cols, ", "))
-		if ix.Where != "" {
-			s += " WHERE " + quote(ix.Where)
+		using, cost := "", 1.0
+		if ix.Using != "" {
+			using, cost = " USING "+ix.Using, 1.7
+		} else {
+			cols = append(cols, "row_no")
 		}
-		out = append(out, s)
+		s := fmt.Sprintf("CREATE INDEX %s ON %s%s (%s)", quote(fmt.Sprintf("%s_i%d", table, i)), q, using, strings.Join(cols, ", "))
+		var conds []string
+		if ix.Eq[0] != "" {
+			conds, cost = append(conds, quote(ix.Eq[0])+" = "+quoteLiteral(ix.Eq[1])), 0.25
+		}
+		if ix.Where != "" {
+			conds, cost = append(conds, quote(ix.Where)), 0.2
+		}
+		if len(conds) > 0 {
+			s += " WHERE " + strings.Join(conds, " AND ")
+		}
+		builds = append(builds, build{s, cost})
 	}
-	if len(d.Search) > 0 {
-		out = append(out, fmt.Sprintf("CREATE INDEX %s ON %s USING gin (%s)", quote(table+"_search"), q, SearchExpr(d)))
+	sort.SliceStable(builds, func(i, j int) bool { return builds[i].cost > builds[j].cost })
+	var ca, cb float64
+	for _, x := range builds {
+		if ca <= cb {
+			a, ca = append(a, x.sql), ca+x.cost
+		} else {
+			b, cb = append(b, x.sql), cb+x.cost
+		}
 	}
-	return append(out, "ANALYZE "+q)
+	return a, b
 }
 
 // dropOrphans drops row tables of a dataset that no event made a version:

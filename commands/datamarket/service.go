@@ -79,6 +79,9 @@ type Result struct {
 	Purged      []int                 `json:"purged"`
 	Errors      []datamarket.RowError `json:"-"`
 	Elapsed     time.Duration         `json:"-"`
+	// Load and Index are the two phases' times: reading, checking and
+	// copying the rows; building the indexes and statistics.
+	Load, Index time.Duration `json:"-"`
 }
 
 // Import reads src as a new version of dataset: the same file as an
@@ -152,9 +155,11 @@ func (s *Service) loadVersion(ctx context.Context, conn *stdsql.Conn, d *datamar
 	defer f.Close()
 	r, err := newReader(d, staged.Provenance.Format, f)
 	var res *loadResult
+	t0 := time.Now()
 	if err == nil {
-		res, err = load(ctx, conn, d, table, r, keep)
+		res, err = load(ctx, s.store.DB(), conn, d, table, r, keep)
 	}
+	out.Load = time.Since(t0)
 	if res != nil {
 		out.RowsRead, out.RowsLoaded, out.RowsInvalid, out.Ignored = res.read, res.loaded, res.invalid, res.ignored
 		out.Errors = res.errors
@@ -172,13 +177,57 @@ func (s *Service) loadVersion(ctx context.Context, conn *stdsql.Conn, d *datamar
 		return s.reject(ctx, conn, d, table, streamVersion, staged, out, res,
 			fmt.Sprintf("%d of %d rows break the schema; at most %.2f%% may", res.invalid, res.read, 100*s.cfg.MaxInvalidRatio))
 	}
-	for _, stmt := range indexStatements(d, table) {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			s.dropTable(conn, table)
-			return fmt.Errorf("index %s: %w", table, err)
-		}
+	t0 = time.Now()
+	if err := s.buildIndexes(ctx, conn, d, table); err != nil {
+		s.dropTable(conn, table)
+		return fmt.Errorf("index %s: %w", table, err)
 	}
+	out.Index = time.Since(t0)
 	return s.publish(ctx, d, st, streamVersion, staged, table, res, out)
+}
+
+// buildIndexes builds the row table's indexes on two connections at the
+// same time, then its statistics. The sessions
+// raise maintenance_work_mem for their builds (64MB by default makes a
+// million rows' full-text index spill) and use no parallel workers (the
+// two sessions keep the cores busy), then reset both.
+func (s *Service) buildIndexes(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table string) error {
+	search, rest := indexStatements(d, table)
+	run := func(c *stdsql.Conn, stmts []string) error {
+		// The two connections are the parallelism: no workers of their own.
+		if _, err := c.ExecContext(ctx, `SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0`); err != nil {
+			return err
+		}
+		defer func() {
+			_, _ = c.ExecContext(context.Background(), `RESET maintenance_work_mem; RESET max_parallel_maintenance_workers`)
+		}()
+		for _, stmt := range stmts {
+			if _, err := c.ExecContext(ctx, stmt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	errc := make(chan error, 1)
+	if len(search) > 0 {
+		other, err := s.store.DB().Conn(ctx)
+		if err != nil {
+			return err
+		}
+		defer other.Close()
+		go func() { errc <- run(other, search) }()
+	} else {
+		errc <- nil
+	}
+	err := run(conn, rest)
+	if serr := <-errc; err == nil {
+		err = serr
+	}
+	if err != nil {
+		return err
+	}
+	_, err = conn.ExecContext(ctx, "ANALYZE "+qualified(table))
+	return err
 }
 
 // publish appends the version's events and drops the rows retention lets

@@ -1,6 +1,7 @@
 package datamarket
 
 import (
+	"hash/fnv"
 	"net/netip"
 	"strings"
 
@@ -64,11 +65,13 @@ var smbDirectory = &Dataset{
 			Description: "the metro key (nyc, sf, la, seattle, austin); derived from city and state for the five cities themselves, else given in the file"},
 		{Name: "industry", Type: Text, Derived: true, Description: "the /seed industry the NAICS code falls in (saas, ecommerce, finance, healthcare, realestate), or null"},
 		{Name: "business_key", Type: Text, Derived: true, Hidden: true},
+		{Name: "business_hash", Type: Int, Derived: true, Hidden: true},
 	},
-	Search:   []string{"business_name", "category", "city"},
-	Filters:  []Filter{{Param: "city", Column: "city_key", Values: Metros}, {Param: "tech_only", Column: "is_tech", Flag: true}},
-	Facets:   []string{"city_key", "is_tech", "industry"},
-	Indexes:  []Index{{Columns: []string{"city_key"}}, {Columns: []string{"city_key"}, Where: "is_tech"}, {Where: "is_tech"}, {Columns: []string{"industry", "city_key"}}, {Columns: []string{"business_key"}}},
+	Search:  []string{"business_name", "category"},
+	Filters: []Filter{{Param: "city", Column: "city_key", Values: Metros}, {Param: "tech_only", Column: "is_tech", Flag: true}},
+	Facets:  []string{"city_key", "is_tech", "industry"},
+	Indexes: append(append(valueIndexes("city_key", Metros, "is_tech"), Index{Columns: []string{"business_hash"}}),
+		valueIndexes("industry", industryKeys(), "")...),
 	Envelope: "data", Refresh: "0 2 * * 0", Periodicity: "R/P1W", Public: true,
 	Derive: deriveSMB,
 }
@@ -90,7 +93,7 @@ var whoisEnrichment = &Dataset{
 	Search:   []string{"domain", "org_name", "registrar"},
 	Filters:  []Filter{{Param: "infrastructure", Column: "infrastructure", Values: Infrastructures}},
 	Facets:   []string{"infrastructure"},
-	Indexes:  []Index{{Columns: []string{"infrastructure"}}, {Columns: []string{"org_key"}}, {Columns: []string{"domain"}}},
+	Indexes:  []Index{{Columns: []string{"infrastructure"}}, {Columns: []string{"org_key"}, Using: "hash"}, {Columns: []string{"domain"}, Using: "hash"}},
 	Unique:   "domain",
 	Envelope: "data", Refresh: "0 3 * * 3", Periodicity: "R/P1W", Public: true,
 	Derive: func(r Row) { r[7] = orgKey(r[1]) },
@@ -179,6 +182,41 @@ func ipRanges(key, provider string) *Dataset {
 	}
 }
 
+// valueIndexes are one small index per value of a column (its rows in
+// file order), and per value with a flag column true when flag is set:
+// cheaper to build than one over the text of every row (each sorts row
+// numbers only), and what a filter's page reads.
+func valueIndexes(col string, values []string, flag string) []Index {
+	var out []Index
+	for _, v := range values {
+		out = append(out, Index{Eq: [2]string{col, v}})
+		if flag != "" {
+			out = append(out, Index{Eq: [2]string{col, v}, Where: flag})
+		}
+	}
+	return out
+}
+
+// industryKeys are the /seed industries defined by NAICS codes.
+func industryKeys() []string {
+	var out []string
+	for _, ind := range industries {
+		if len(ind.NAICS) > 0 {
+			out = append(out, ind.Key)
+		}
+	}
+	return out
+}
+
+// KeyHash is the 64-bit FNV-1a hash of a lookup key (a normalized
+// organisation name), stored beside it: an index of integers builds
+// several times faster than one of text.
+func KeyHash(key string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return int64(h.Sum64())
+}
+
 // deriveSMB fills city_key (from the city for the five cities
 // themselves), industry and the lookup key.
 func deriveSMB(r Row) {
@@ -188,7 +226,7 @@ func deriveSMB(r Row) {
 		}
 	}
 	if code, ok := r[5].(string); ok {
-		for _, ind := range Industries() {
+		for _, ind := range industries {
 			if len(ind.NAICS) > 0 && ind.Matches(code) {
 				r[9] = ind.Key
 				break
@@ -196,6 +234,9 @@ func deriveSMB(r Row) {
 		}
 	}
 	r[10] = orgKey(r[0])
+	if k, ok := r[10].(string); ok {
+		r[11] = KeyHash(k)
+	}
 }
 
 // metroCities are the city names (lower case, with their state) read as

@@ -51,11 +51,15 @@ type Filter struct {
 }
 
 // Index is an index of a version's row table: its columns (row_no last
-// for stable paging) and an optional partial condition on a boolean
-// column being true.
+// for stable paging) and an optional partial condition: a boolean column
+// being true (Where), a column having one value (Eq: column, value). Hash
+// indexes (Using "hash") serve equality lookups of one column, without
+// row_no.
 type Index struct {
 	Columns []string
 	Where   string
+	Eq      [2]string
+	Using   string
 }
 
 // RefreshZone is the zone of every dataset's refresh schedule.
@@ -158,6 +162,15 @@ func headerName(h string) string {
 // columns checked. The first broken rule is the row's error.
 func (d *Dataset) Convert(m Mapping, cells []string, rowNo int64) (Row, *RowError) {
 	row := make(Row, len(d.Columns))
+	if err := d.ConvertInto(row, m, cells, rowNo); err != nil {
+		return nil, err
+	}
+	return row, nil
+}
+
+// ConvertInto is Convert into row (len(d.Columns) values), for a caller
+// that lays rows out in a slab of its own.
+func (d *Dataset) ConvertInto(row Row, m Mapping, cells []string, rowNo int64) *RowError {
 	for i, c := range d.Columns {
 		if c.Derived && c.Hidden {
 			continue
@@ -172,7 +185,7 @@ func (d *Dataset) Convert(m Mapping, cells []string, rowNo int64) (Row, *RowErro
 		}
 		v, rule, msg := c.parse(raw)
 		if rule != "" {
-			return nil, &RowError{Row: rowNo, Field: c.Name, Rule: rule, Message: msg}
+			return &RowError{Row: rowNo, Field: c.Name, Rule: rule, Message: msg}
 		}
 		c.Required = req
 		row[i] = v
@@ -186,8 +199,8 @@ func (d *Dataset) Convert(m Mapping, cells []string, rowNo int64) (Row, *RowErro
 			if c.Derived {
 				msg = c.Name + " is required and could not be derived: " + c.Description
 			}
-			return nil, &RowError{Row: rowNo, Field: c.Name, Rule: "required", Message: msg}
+			return &RowError{Row: rowNo, Field: c.Name, Rule: "required", Message: msg}
 		}
 	}
-	return row, nil
+	return nil
 }

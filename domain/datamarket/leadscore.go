@@ -348,21 +348,41 @@ var legalSuffixes = map[string]bool{
 // suffixes (inc, incorporated, llc, ltd, limited, corp, corporation, co,
 // company, plc, gmbh, llp, lp) dropped while another word remains.
 func NormalizeOrgName(s string) string {
-	var b strings.Builder
-	for _, c := range strings.ToLower(s) {
-		switch {
-		case c == '&':
-			b.WriteString(" and ")
-		case c == '\'' || c == '\u2019' || c == '.':
-		case unicode.IsLetter(c) || unicode.IsDigit(c):
-			b.WriteRune(c)
-		default:
-			b.WriteByte(' ')
+	// One pass into a byte buffer (it runs for every directory row an
+	// import loads): words of lower-case letters and digits separated by
+	// one space, "&" read as "and", apostrophes and dots dropped.
+	b := make([]byte, 0, len(s)+8)
+	space := true // at the start or after a separator
+	word := func() {
+		if !space {
+			b = append(b, ' ')
+			space = true
 		}
 	}
-	words := strings.Fields(b.String())
-	for len(words) > 1 && legalSuffixes[words[len(words)-1]] {
-		words = words[:len(words)-1]
+	for _, c := range s {
+		switch {
+		case c == '&':
+			word()
+			b = append(b, "and"...)
+			space = false
+			word()
+		case c == '\'' || c == '\u2019' || c == '.':
+		case c < utf8.RuneSelf && (c >= 'a' && c <= 'z' || c >= '0' && c <= '9'):
+			b, space = append(b, byte(c)), false
+		case c < utf8.RuneSelf && c >= 'A' && c <= 'Z':
+			b, space = append(b, byte(c+'a'-'A')), false
+		case c >= utf8.RuneSelf && (unicode.IsLetter(c) || unicode.IsDigit(c)):
+			b, space = utf8.AppendRune(b, unicode.ToLower(c)), false
+		default:
+			word()
+		}
 	}
-	return strings.Join(words, " ")
+	out := strings.TrimSuffix(string(b), " ")
+	for {
+		i := strings.LastIndexByte(out, ' ')
+		if i < 0 || !legalSuffixes[out[i+1:]] {
+			return out
+		}
+		out = out[:i]
+	}
 }

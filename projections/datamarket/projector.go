@@ -10,6 +10,7 @@ import (
 	stdsql "database/sql"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/strata-platform/strata/domain/datamarket"
 	"github.com/strata-platform/strata/eventstore"
@@ -53,7 +54,7 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 	case *datamarket.VersionValidated:
 		err = validated(ctx, tx, ev)
 	case *datamarket.VersionPublished:
-		err = published(ctx, tx, ev.Dataset, ev.Version, ev.At)
+		err = published(ctx, tx, ev.Dataset, ev.Version, ev.At, ev.At)
 	case *datamarket.VersionRejected:
 		var errs []byte
 		if errs, err = json.Marshal(ev.Errors); err == nil {
@@ -93,8 +94,9 @@ func validated(ctx context.Context, tx *stdsql.Tx, ev *datamarket.VersionValidat
 	return err
 }
 
-// published makes a version the dataset's current one.
-func published(ctx context.Context, tx *stdsql.Tx, dataset string, version int, at any) error {
+// published makes a version the dataset's current one, switched at
+// switched; at, when not nil, is the version's first publication.
+func published(ctx context.Context, tx *stdsql.Tx, dataset string, version int, at any, switched time.Time) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE versions SET status = 'superseded'
 		WHERE dataset = $1 AND version <> $2 AND status = 'published'`, dataset, version); err != nil {
 		return err
@@ -108,10 +110,11 @@ func published(ctx context.Context, tx *stdsql.Tx, dataset string, version int, 
 	if _, err := tx.ExecContext(ctx, `UPDATE versions SET status = 'published' WHERE dataset = $1 AND version = $2`, dataset, version); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO current (dataset, version, row_table, rows_loaded, facets, published_at)
-		SELECT dataset, version, row_table, rows_loaded, facets, published_at FROM versions WHERE dataset = $1 AND version = $2
+	_, err := tx.ExecContext(ctx, `INSERT INTO current (dataset, version, row_table, rows_loaded, facets, published_at, switched_at)
+		SELECT dataset, version, row_table, rows_loaded, facets, published_at, $3 FROM versions WHERE dataset = $1 AND version = $2
 		ON CONFLICT (dataset) DO UPDATE SET version = excluded.version, row_table = excluded.row_table,
-			rows_loaded = excluded.rows_loaded, facets = excluded.facets, published_at = excluded.published_at`, dataset, version)
+			rows_loaded = excluded.rows_loaded, facets = excluded.facets, published_at = excluded.published_at,
+			switched_at = excluded.switched_at`, dataset, version, switched)
 	return err
 }
 
@@ -124,5 +127,5 @@ func retracted(ctx context.Context, tx *stdsql.Tx, ev *datamarket.VersionRetract
 		_, err := tx.ExecContext(ctx, `DELETE FROM current WHERE dataset = $1`, ev.Dataset)
 		return err
 	}
-	return published(ctx, tx, ev.Dataset, ev.Current, nil)
+	return published(ctx, tx, ev.Dataset, ev.Current, nil, ev.At)
 }

@@ -34,6 +34,8 @@ type Config struct {
 	Publisher string
 	// BaseURL is the API's public URL, for metadata links ("" : relative).
 	BaseURL string
+	// ContactEmail is the datasets' contact address in their metadata.
+	ContactEmail string
 }
 
 // API serves the routes.

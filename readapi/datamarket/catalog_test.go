@@ -78,13 +78,26 @@ func TestCatalogIsDCATUS(t *testing.T) {
 	}
 }
 
-func TestCatalogWithNoDataHasModified(t *testing.T) {
-	t.Skip("BUG: /catalog.json leaves out modified, which DCAT-US 1.1 requires of every dataset, for a dataset with no data")
+// A dataset with nothing imported has no modification date, which DCAT-US
+// 1.1 requires, and nothing to distribute: the catalog leaves it out until
+// its first version is published.
+func TestCatalogListsOnlyDatasetsWithData(t *testing.T) {
 	w := newWorld(t, false)
-	c := checkCatalog(t, w)
-	for _, d := range c.Dataset {
-		if d.Modified == nil || *d.Modified == "" {
-			t.Errorf("%s: no modified (DCAT-US 1.1 requires it of every dataset)", d.Title)
-		}
+	r := w.get("/catalog.json")
+	var c dcatCatalog
+	if err := json.Unmarshal(r.Raw, &c); err != nil || r.Status != http.StatusOK {
+		t.Fatalf("catalog: %d %s", r.Status, r.Raw)
+	}
+	if len(c.Dataset) != 0 {
+		t.Fatalf("no data imported, yet the catalog lists %d datasets", len(c.Dataset))
+	}
+	w.published("smb-directory", smbCSV(numbered("One", 3)), 1)
+	r = w.get("/catalog.json")
+	c = dcatCatalog{}
+	if err := json.Unmarshal(r.Raw, &c); err != nil || len(c.Dataset) != 1 {
+		t.Fatalf("after one import: %s", r.Raw)
+	}
+	if d := c.Dataset[0]; d.Title != "SMB directory" || d.Modified == nil || *d.Modified == "" {
+		t.Fatalf("the imported dataset: %+v", d)
 	}
 }

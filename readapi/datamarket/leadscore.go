@@ -67,8 +67,9 @@ func (a *API) leadFacts(ctx context.Context, key string) (datamarket.LeadFacts, 
 		return f, err
 	} else if p != nil {
 		o := datamarket.OrgFact{Dataset: "smb-directory", Version: p.Version}
-		err := a.cfg.DB.QueryRowContext(ctx, fmt.Sprintf(`SELECT row_no, business_name FROM %s WHERE business_key = $1 ORDER BY row_no LIMIT 1`,
-			pgx.Identifier{cmddata.RowSchema, p.Table}.Sanitize()), key).Scan(&o.Row, &o.Name)
+		err := a.cfg.DB.QueryRowContext(ctx, fmt.Sprintf(`SELECT row_no, business_name FROM %s
+			WHERE business_hash = $1 AND business_key = $2 ORDER BY row_no LIMIT 1`,
+			pgx.Identifier{cmddata.RowSchema, p.Table}.Sanitize()), datamarket.KeyHash(key), key).Scan(&o.Row, &o.Name)
 		switch {
 		case err == nil:
 			f.KnownOrg = &o

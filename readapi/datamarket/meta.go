@@ -79,7 +79,7 @@ type summary struct {
 
 // summaries reads every public dataset's current version.
 func (a *API) summaries(ctx context.Context) ([]summary, error) {
-	rs, err := a.cfg.DB.QueryContext(ctx, `SELECT c.dataset, c.version, c.rows_loaded, c.published_at, v.provenance
+	rs, err := a.cfg.DB.QueryContext(ctx, `SELECT c.dataset, c.version, c.rows_loaded, c.switched_at, v.provenance
 		FROM rm_datamarket_v1.current c JOIN rm_datamarket_v1.versions v USING (dataset, version)`)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/strata-platform/strata/domain/datamarket"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -50,19 +49,37 @@ func (a *API) page(d *datamarket.Dataset) http.HandlerFunc {
 		if notModified(w, r, d, p) {
 			return
 		}
+		qq.limit++ // one more row says whether a next page exists
+		// The rows and their count are read at the same time (a search's
+		// count is a query of its own).
+		var total int64
+		var exact bool
+		var cerr error
+		counted := make(chan struct{})
+		go func() {
+			defer close(counted)
+			total, exact, cerr = a.q.count(r.Context(), d, p, qq)
+		}()
 		recs, err := a.q.rows(r.Context(), d, p, qq)
+		<-counted
+		if err == nil {
+			err = cerr
+		}
 		if err != nil {
 			httpx.WriteError(w, r, err)
 			return
 		}
-		total, err := a.q.count(r.Context(), d, p, qq)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
+		more := len(recs) > per
+		if more {
+			recs = recs[:per]
 		}
-		body[d.Envelope], body["total"], body["has_more"] = recs, total, int64(pg)*int64(per) < total
-		body["status"], body["version"] = datamarket.StatusPublished, p.Version
-		if int64(pg)*int64(per) < total {
+		body[d.Envelope], body["total"], body["has_more"] = recs, total, more
+		body["total_relation"] = "eq"
+		if !exact {
+			body["total_relation"] = "gte"
+		}
+		body["status"], body["version"] = p.Status, p.Version
+		if more {
 			next := *r.URL
 			v := next.Query()
 			v.Set("page", strconv.Itoa(pg+1))
@@ -154,7 +171,7 @@ func notModified(w http.ResponseWriter, r *http.Request, d *datamarket.Dataset, 
 	tag := etag(d.Key, p.Version, r.URL.Query())
 	h := w.Header()
 	h.Set("ETag", tag)
-	h.Set("Last-Modified", p.PublishedAt.UTC().Format(http.TimeFormat))
+	h.Set("Last-Modified", p.Modified.UTC().Format(http.TimeFormat))
 	h.Set("Cache-Control", "no-cache")
 	if inm := r.Header.Get("If-None-Match"); inm != "" {
 		if matchTag(inm, tag) {
@@ -163,7 +180,9 @@ func notModified(w http.ResponseWriter, r *http.Request, d *datamarket.Dataset, 
 		}
 		return false
 	}
-	if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil && !p.PublishedAt.Truncate(time.Second).After(ims) {
+	// Compared at full precision: two switches within one second must
+	// not leave a client on the first (the header has whole seconds).
+	if ims, err := http.ParseTime(r.Header.Get("If-Modified-Since")); err == nil && !p.Modified.After(ims) {
 		w.WriteHeader(http.StatusNotModified)
 		return true
 	}

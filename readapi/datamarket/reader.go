@@ -21,11 +21,15 @@ import (
 
 // pointer is the version a read is served from.
 type pointer struct {
-	Version     int
-	Table       string
-	Rows        int64
-	Facets      []datamarket.FacetCount
-	PublishedAt time.Time
+	Version int
+	Status  string
+	Table   string
+	Rows    int64
+	Facets  []datamarket.FacetCount
+	// Modified is when this data became what the read serves: when
+	// readers were switched to the current version (a publication or a
+	// retraction), or a pinned version's publication.
+	Modified time.Time
 }
 
 type reader struct{ db *stdsql.DB }
@@ -34,11 +38,11 @@ type reader struct{ db *stdsql.DB }
 // one: a published or superseded version; a retracted or purged one is
 // gone (410); nil, nil when the dataset has no data.
 func (q *reader) at(ctx context.Context, dataset string, version int) (*pointer, error) {
-	p := &pointer{}
+	p := &pointer{Status: datamarket.StatusPublished}
 	var facets []byte
 	if version == 0 {
-		err := q.db.QueryRowContext(ctx, `SELECT version, row_table, rows_loaded, facets, published_at
-			FROM rm_datamarket_v1.current WHERE dataset = $1`, dataset).Scan(&p.Version, &p.Table, &p.Rows, &facets, &p.PublishedAt)
+		err := q.db.QueryRowContext(ctx, `SELECT version, row_table, rows_loaded, facets, switched_at
+			FROM rm_datamarket_v1.current WHERE dataset = $1`, dataset).Scan(&p.Version, &p.Table, &p.Rows, &facets, &p.Modified)
 		if errors.Is(err, stdsql.ErrNoRows) {
 			return nil, nil
 		}
@@ -66,7 +70,7 @@ func (q *reader) at(ctx context.Context, dataset string, version int) (*pointer,
 	default:
 		return nil, kernel.NotFound(fmt.Sprintf("%s version %d was never published (%s)", dataset, version, status))
 	}
-	p.Version, p.Table, p.PublishedAt = version, table.String, pub.Time
+	p.Version, p.Status, p.Table, p.Modified = version, status, table.String, pub.Time
 	return p, json.Unmarshal(facets, &p.Facets)
 }
 
@@ -92,7 +96,7 @@ func (qq query) where(d *datamarket.Dataset) (string, []any) {
 	}
 	if qq.search != "" {
 		args = append(args, qq.search)
-		conds = append(conds, fmt.Sprintf("%s @@ to_tsquery('simple'::regconfig, $%d)", cmddata.SearchExpr(d), len(args)))
+		conds = append(conds, fmt.Sprintf("%s @@ to_tsquery('simple'::regconfig, $%d)", cmddata.SearchColumn, len(args)))
 	}
 	if len(conds) == 0 {
 		return "", nil
@@ -137,18 +141,31 @@ func (q *reader) selectRows(ctx context.Context, d *datamarket.Dataset, p *point
 	return out, rs.Err()
 }
 
+// MaxSearchTotal is how far a search's total is counted: beyond it the
+// total is reported as at least this many (total_relation "gte"), as
+// search engines do (Elasticsearch's track_total_hits, GitHub's 1,000),
+// so a broad word costs no full count.
+const MaxSearchTotal = 1000
+
 // count is the number of rows a page's condition matches: read from the
 // version's facet counts when every filter is on a facet and there is no
-// search, counted otherwise.
-func (q *reader) count(ctx context.Context, d *datamarket.Dataset, p *pointer, qq query) (int64, error) {
+// search, counted otherwise (a search up to MaxSearchTotal). exact is
+// false when the count stopped there.
+func (q *reader) count(ctx context.Context, d *datamarket.Dataset, p *pointer, qq query) (n int64, exact bool, err error) {
 	if n, ok := facetTotal(d, p, qq); ok {
-		return n, nil
+		return n, true, nil
 	}
 	where, args := qq.where(d)
-	var n int64
-	err := q.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM %s%s",
-		pgx.Identifier{cmddata.RowSchema, p.Table}.Sanitize(), where), args...).Scan(&n)
-	return n, err
+	table := pgx.Identifier{cmddata.RowSchema, p.Table}.Sanitize()
+	if qq.search == "" {
+		err = q.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM %s%s", table, where), args...).Scan(&n)
+		return n, true, err
+	}
+	err = q.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count(*) FROM (SELECT 1 FROM %s%s LIMIT %d) s", table, where, MaxSearchTotal+1), args...).Scan(&n)
+	if n > MaxSearchTotal {
+		return MaxSearchTotal, false, err
+	}
+	return n, true, err
 }
 
 func facetTotal(d *datamarket.Dataset, p *pointer, qq query) (int64, bool) {
@@ -255,14 +272,19 @@ func writeValue(b *bytes.Buffer, v any) {
 	}
 }
 
-// maxSearch is the longest search text.
-const maxSearch = 200
+// maxSearch is the longest search text; maxSearchWords its most words.
+const (
+	maxSearch      = 200
+	maxSearchWords = 16
+)
 
-// searchQuery turns a search text into a prefix-matching tsquery of its
-// words (every word must match; "coff shop" finds "Coffee Shop"). Words
-// are letters and digits, joined inside a word by . - _ @ as PostgreSQL's
-// parser reads hosts, e-mail addresses and hyphenated words ("acme.io"),
-// so a word never needs escaping.
+// searchQuery turns a search text into a tsquery of its words, every
+// word required: a word matches whole words ("coffee" finds "Coffee
+// Shop"), a word ending in * matches as a prefix ("coff*"), as in Lucene's
+// query syntax (whole words keep the planner's estimates, and so the
+// count, cheap). Words are letters and digits, joined inside a word by
+// . - _ @ as PostgreSQL's parser reads hosts, e-mail addresses and
+// hyphenated words ("acme.io"), so a word never needs escaping.
 func searchQuery(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -274,11 +296,20 @@ func searchQuery(s string) (string, error) {
 	joiner := func(r rune) bool { return r == '.' || r == '-' || r == '_' || r == '@' }
 	var words []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !joiner(r)
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !joiner(r) && r != '*'
 	}) {
-		if w = strings.TrimFunc(w, joiner); w != "" && len(words) < 16 {
+		prefix := strings.HasSuffix(w, "*")
+		w = strings.TrimFunc(strings.ReplaceAll(w, "*", ""), joiner)
+		switch {
+		case w == "":
+		case prefix:
 			words = append(words, "'"+w+"':*")
+		default:
+			words = append(words, "'"+w+"'")
 		}
+	}
+	if len(words) > maxSearchWords {
+		return "", kernel.Invalid("search", fmt.Sprintf("max_words:%d", maxSearchWords), fmt.Sprintf("search has at most %d words", maxSearchWords))
 	}
 	if len(words) == 0 {
 		return "", kernel.Invalid("search", "words", "search needs at least one word (letters or digits)")

@@ -22,29 +22,34 @@ func TestSearch(t *testing.T) {
 		}
 		expect(t, w, path, envelope, "search="+url.QueryEscape(search), col, want)
 	}
-	// prefix words
-	q("/smb-directory", "data", "blue", "business_name", "Bluebird Analytics")
+	// whole words; a word ending in * is a prefix
+	q("/smb-directory", "data", "blue", "business_name")
+	q("/smb-directory", "data", "blue*", "business_name", "Bluebird Analytics")
 	q("/smb-directory", "data", "Bluebird", "business_name", "Bluebird Analytics")
-	q("/smb-directory", "data", "bird", "business_name")
+	q("/smb-directory", "data", "bird*", "business_name")
 	// case-insensitive
-	q("/smb-directory", "data", "BLUE", "business_name", "Bluebird Analytics")
-	q("/smb-directory", "data", "hUdSoN lEdG", "business_name", "Hudson Ledger")
-	// every word must match, in any of the searched columns (name, category, city)
-	q("/smb-directory", "data", "blue analytics", "business_name", "Bluebird Analytics")
-	q("/smb-directory", "data", "blue bakery", "business_name")
-	q("/smb-directory", "data", "software austin", "business_name", "Congress Avenue Labs")
+	q("/smb-directory", "data", "BLUE*", "business_name", "Bluebird Analytics")
+	q("/smb-directory", "data", "hUdSoN lEdG*", "business_name", "Hudson Ledger")
+	// every word must match, in any of the searched columns (name and
+	// category; the metro is the city filter)
+	q("/smb-directory", "data", "blue* analytics", "business_name", "Bluebird Analytics")
+	q("/smb-directory", "data", "blue* bakery", "business_name")
+	q("/smb-directory", "data", "software austin", "business_name")
+	expect(t, w, "/smb-directory", "data", "search=software&city=austin", "business_name", []string{"Congress Avenue Labs"})
 	q("/smb-directory", "data", "medical clinic", "business_name", "Echo Park Clinic", "Rainier Family Medicine")
-	q("/smb-directory", "data", "medical clinic seattle", "business_name", "Rainier Family Medicine")
-	q("/smb-directory", "data", "san", "business_name", "Bluebird Analytics", "Harbor Street Bakery", "Mission Cloud Works")
+	expect(t, w, "/smb-directory", "data", "search=medical%20clinic&city=seattle", "business_name", []string{"Rainier Family Medicine"})
+	q("/smb-directory", "data", "software", "business_name", "Bluebird Analytics", "Hudson Ledger", "Congress Avenue Labs")
+	q("/smb-directory", "data", "softw", "business_name")
+	q("/smb-directory", "data", "soft*", "business_name", "Bluebird Analytics", "Hudson Ledger", "Congress Avenue Labs")
 	// punctuation between words is a separator
-	q("/smb-directory", "data", "blue, analytics!", "business_name", "Bluebird Analytics")
-	q("/smb-directory", "data", "'real' & \"estate\" | austin", "business_name", "Barton Springs Realty")
+	q("/smb-directory", "data", "bluebird, analytics!", "business_name", "Bluebird Analytics")
+	expect(t, w, "/smb-directory", "data", "search="+url.QueryEscape("'real' & \"estate\" |")+"&city=austin", "business_name", []string{"Barton Springs Realty"})
 	// a domain in the WHOIS data
 	q("/whois-enrichment", "data", "acme.example", "domain", "acme.example")
 	q("/whois-enrichment", "data", "ACME.EXAMPLE", "domain", "acme.example")
-	q("/whois-enrichment", "data", "acme", "domain", "acme.example", "acmeco.example")
+	q("/whois-enrichment", "data", "acme*", "domain", "acme.example", "acmeco.example")
 	q("/whois-enrichment", "data", "bluebird-analytics.example", "domain", "bluebird-analytics.example")
-	q("/whois-enrichment", "data", "roadrunner", "domain", "acme.example")
+	q("/whois-enrichment", "data", "roadrunner*", "domain", "acme.example")
 	q("/whois-enrichment", "data", "sample names", "domain", "acmeco.example")
 	// the other datasets
 	q("/montana/livestock", "records", "cattle", "name", "Yellowstone Valley Sale Barn", "Big Sky Livestock Auction", "Gallatin Horse and Cattle Market")
