@@ -68,6 +68,7 @@ var tags = []struct{ name, desc string }{
 	{"Gateway", "The inference gateway: the model catalog, chat (OpenAI and messages formats), embeddings, credits and usage."},
 	{"Payments", "Subscriptions through the provider's hosted checkout, the billing portal, history and the provider's webhook."},
 	{"Audit", "The agent-readiness audit: quick scans, stored reports, unlock, leads, benchmarks and the badge. Public, rate limited per client address."},
+	{"Data", "The data marketplace: imported datasets (an SMB directory, domain enrichment, Montana livestock markets and web3 entities, Santa Cruz County parcels) in stable file order with search, filters and version pins, seed data, industries, lead scores and DCAT-US metadata. Public, 60 requests a minute per client address."},
 	{"Briefing", "The agent briefing for Strata's own agents (internal: X-Internal-API-Key)."},
 	{"Admin", "Platform administration."},
 }
@@ -77,6 +78,16 @@ const ev = "/api/v1/community-events"
 const mem = "/api/v1/public/memory/v2"
 const ax = "/api/v1/public/ax-audit"
 const intel = "/api/v1/internal/intelligence"
+const data = "/api/v1/public/data"
+
+// dataPage are a dataset page's parameters; a page answers {data or
+// records, total, total_relation, page, per_page, has_more, dataset,
+// status, version} with ETag and Last-Modified.
+var dataPage = []param{qi("page", "1-100000 (1)."), qi("per_page", "1-500 (50)."),
+	q("search", "Words, all required; a word ending in * is a prefix (at most 200 characters, 16 words)."),
+	qi("version", "Pin a published version (the Link rel=next of a page does); 410 once retracted or purged.")}
+
+const dataPageDesc = " Rows in the imported file's order (_row is the row's number in it); total counted (a search's up to 1,000: total_relation gte beyond); ETag and Last-Modified (304 on If-None-Match). No data imported: an empty page with status no_data."
 
 var paging = []param{qi("limit", "Page size."), qi("offset", "Items to skip.")}
 
@@ -222,6 +233,21 @@ var operations = []op{
 	{method: "DELETE", path: ax + "/crawl/{crawl_id}", id: "cancelCrawl", tag: "Audit", summary: "Cancel a crawl", desc: "Stops it after the page in hand (202); 409 once finished.", status: 202, res: "AuditCrawl", errs: []int{404, 409, 429}},
 	{method: "POST", path: ax + "/crawl/{crawl_id}/cancel", id: "cancelCrawlPost", tag: "Audit", summary: "Cancel a crawl (POST)", desc: "As DELETE /crawl/{crawl_id}.", status: 202, res: "AuditCrawl", errs: []int{404, 409, 429}},
 
+	// Data marketplace.
+	{method: "GET", path: data + "/stats", id: "getDataStats", tag: "Data", summary: "Dataset counts", desc: "Every public dataset's rows (counted at import), when it last changed, status and provenance; total_records.", res: "-object", errs: []int{429}, head: true},
+	{method: "GET", path: data + "/smb-directory", id: "listSMBDirectory", tag: "Data", summary: "SMB directory", desc: "Businesses {business_name, category, city, state, is_tech, naics, phone, website, city_key, industry}." + dataPageDesc, params: append([]param{q("city", "nyc, sf, la, seattle or austin."), q("tech_only", "true or false (false).")}, dataPage...), res: "-object", errs: []int{400, 404, 410, 429}, head: true},
+	{method: "GET", path: data + "/whois-enrichment", id: "listWhoisEnrichment", tag: "Data", summary: "Domain enrichment", desc: "Domains {domain, org_name, registrar, infrastructure, domain_age_days, country, evidence}." + dataPageDesc, params: append([]param{q("infrastructure", "AWS, Cloudflare, Google Cloud, Azure, GoDaddy, Vercel, other or unknown.")}, dataPage...), res: "-object", errs: []int{400, 404, 410, 429}, head: true},
+	{method: "GET", path: data + "/montana/livestock", id: "listMontanaLivestock", tag: "Data", summary: "Montana livestock markets", desc: "Markets as records." + dataPageDesc, params: append([]param{q("acquisition_targets_only", "true or false (false).")}, dataPage...), res: "-object", errs: []int{400, 404, 410, 429}, head: true},
+	{method: "GET", path: data + "/montana/web3", id: "listMontanaWeb3", tag: "Data", summary: "Montana web3 entities", desc: "Entities as records." + dataPageDesc, params: append([]param{q("entity_type", "bitcoin_mining, blockchain_startup, stablecoin, consulting, bitcoin_atm, regulation or legislator_champion.")}, dataPage...), res: "-object", errs: []int{400, 404, 410, 429}, head: true},
+	{method: "GET", path: data + "/sc-county/parcels", id: "listSCParcels", tag: "Data", summary: "Santa Cruz County parcels", desc: "Parcels as records." + dataPageDesc, params: append([]param{q("city", "SANTA CRUZ, WATSONVILLE, APTOS, SCOTTS VALLEY or CAPITOLA."), q("use_type", "A land use, exactly as the data gives it.")}, dataPage...), res: "-object", errs: []int{400, 404, 410, 429}, head: true},
+	{method: "GET", path: data + "/seed", id: "getSeedData", tag: "Data", summary: "Seed data", desc: "Directory businesses of an industry (and metro) as prospects, with the domain records of those organisations, and counts.", params: []param{q("industry", "saas, ecommerce, finance, healthcare, realestate or general (general)."), q("city", "nyc, sf, la, seattle or austin."), qi("limit", "10-5000 (500).")}, res: "-object", errs: []int{400, 429}, head: true},
+	{method: "GET", path: data + "/industries", id: "listIndustries", tag: "Data", summary: "Industries", desc: "The /seed industries with the 2017 NAICS codes that define them and how many directory businesses each has.", res: "-object", errs: []int{429}, head: true},
+	{method: "POST", path: data + "/lead-score", id: "scoreLead", tag: "Data", summary: "Score a lead", desc: "{business_name, is_tech, phone, city_key} → score 0-100, grade, factors, and every rule's points with the evidence behind it (rubric lead-score-v1).", body: "-{business_name, is_tech, phone, city_key}", res: "-object", errs: []int{400, 429}},
+	{method: "GET", path: data + "/catalog.json", id: "getDataCatalog", tag: "Data", summary: "DCAT-US catalog", desc: "The datasets with data as a DCAT-US 1.1 catalog (data.json).", res: "-object", errs: []int{429}, head: true},
+	{method: "GET", path: data + "/datasets", id: "listDatasets", tag: "Data", summary: "Datasets", desc: "Every public dataset with its current version's provenance.", res: "-object", errs: []int{429}, head: true},
+	{method: "GET", path: data + "/datasets/{dataset}", id: "getDataset", tag: "Data", summary: "A dataset's metadata", desc: "Its schema, filters, refresh schedule and every version with its provenance and status.", res: "-object", errs: []int{404, 429}, head: true},
+	{method: "GET", path: data + "/datasets/{dataset}/versions/{version}", id: "getDatasetVersion", tag: "Data", summary: "A dataset version", desc: "Its provenance, counts, facets and row errors (the first 100).", res: "-object", errs: []int{400, 404, 429}, head: true},
+
 	// Briefing.
 	{method: "GET", path: intel + "/agent-briefing", id: "getAgentBriefing", tag: "Briefing", summary: "An agent's briefing", desc: "The agent's unconsumed signals, correlations, market regime and trending companies.", access: internal, params: []param{qr("agent", "The agent (ir_agent, sales_agent, scout...)."), qi("since_hours", "1-8760 (24)."), qi("limit", "1-500 (50).")}, res: "Briefing", errs: []int{400}},
 	{method: "POST", path: intel + "/consume-signal", id: "consumeSignal", tag: "Briefing", summary: "Consume a signal", desc: "One consumption per agent and signal, however many calls.", access: internal, params: []param{qr("signal_id", "The signal."), qr("agent", "The agent.")}, res: "BriefingObject", errs: []int{400, 404}},
@@ -286,7 +312,7 @@ func bodySchema(name string) js {
 
 var errorResponses = map[int]string{
 	400: "BadRequest", 401: "Unauthorized", 402: "PaymentRequired", 403: "Forbidden", 404: "NotFound", 409: "Conflict",
-	413: "PayloadTooLarge", 429: "TooManyRequests", 502: "BadGateway", 503: "ServiceUnavailable",
+	410: "Gone", 413: "PayloadTooLarge", 429: "TooManyRequests", 502: "BadGateway", 503: "ServiceUnavailable",
 }
 
 func (o op) operation(method string) js {
@@ -379,6 +405,7 @@ func components() js {
 		"Forbidden":          problemResponse("Valid credentials without the right: an API key on a session route, an OAuth token without the scope (insufficient_scope), a role too low.", nil),
 		"NotFound":           problemResponse("Not found (or another organization's).", nil),
 		"Conflict":           problemResponse("The state refuses the change.", nil),
+		"Gone":               problemResponse("Existed once and was withdrawn for good (a retracted or purged dataset version).", nil),
 		"PayloadTooLarge":    problemResponse("The body is over the limit.", nil),
 		"TooManyRequests":    problemResponse("Rate limited; retry after Retry-After seconds.", js{"headers": retry}),
 		"BadGateway":         problemResponse("The upstream answered something unusable.", nil),
@@ -409,7 +436,7 @@ func components() js {
 	}
 }
 
-const apiDescription = "Strata's platform API: identity (accounts, sessions, API keys, organizations), an OAuth 2.1 / OpenID Connect provider, community events, memory v2 (with an MCP server), the inference gateway (model catalog, chat, embeddings, credits), payments, the agent-readiness audit and the internal agent briefing.\n\n" +
+const apiDescription = "Strata's platform API: identity (accounts, sessions, API keys, organizations), an OAuth 2.1 / OpenID Connect provider, community events, memory v2 (with an MCP server), the inference gateway (model catalog, chat, embeddings, credits), payments, the agent-readiness audit, the data marketplace and the internal agent briefing.\n\n" +
 	"Authenticate with `Authorization: Bearer <JWT>` (a session token from /api/v1/auth/login), `X-API-Key: <key>` (or `Authorization: Bearer <key>`), or an OAuth access token on the routes a scope grants; `X-Organization-ID` picks another organization the caller belongs to. A request without credentials to a protected route is 401 with `WWW-Authenticate: Bearer realm=\"strata\", resource_metadata=...` (RFC 9728); valid credentials without the right are 403.\n\n" +
 	"Errors are RFC 9457 problem details (`application/problem+json`: type, title, status, detail, instance, code, and field and rule for invalid input), except the OAuth endpoints (RFC 6749 `{error, error_description}`) and the chat routes (their format's error shape). Unknown paths are 404 and a method a path does not take is 405 with `Allow`. JSON bodies are decoded strictly: unknown members, repeated members and trailing data are 400."
 
@@ -436,7 +463,7 @@ func build() []byte {
 		"jsonSchemaDialect": "https://spec.openapis.org/oas/3.1/dialect/base",
 		"info": js{
 			"title": "Strata platform API", "version": "1.0.0",
-			"summary":     "Identity, OAuth, community events, memory, the inference gateway, payments, the agent-readiness audit and the agent briefing.",
+			"summary":     "Identity, OAuth, community events, memory, the inference gateway, payments, the agent-readiness audit, the data marketplace and the agent briefing.",
 			"description": apiDescription,
 			"license":     js{"name": "Proprietary", "identifier": "LicenseRef-Proprietary"},
 		},
