@@ -5,7 +5,6 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"sort"
 	"strings"
 	"sync"
@@ -52,10 +51,7 @@ func load(ctx context.Context, db *stdsql.DB, conn *stdsql.Conn, d *datamarket.D
 	}
 	rctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	rd := &rowReader{d: d, m: m, r: r, res: res, keep: keep, out: make(chan []datamarket.Row, 8)}
-	if d.Unique != "" {
-		rd.seen = map[string]int64{}
-	}
+	rd := newRowReader(d, m, r, res, keep)
 	go rd.run(rctx)
 	// Two COPY streams share the checked rows: PostgreSQL computes the
 	// search column and writes the rows in one backend per stream.
@@ -105,123 +101,6 @@ func load(ctx context.Context, db *stdsql.DB, conn *stdsql.Conn, d *datamarket.D
 	return res, nil
 }
 
-// batchRows is how many checked rows the reader hands over at once.
-const batchRows = 512
-
-// rowReader reads and checks a file's rows, leaving out (and reporting)
-// those that break the schema, and hands the valid ones over in batches,
-// numbered (row_no first). It closes out when the file ends; err is then
-// set if it ended badly.
-type rowReader struct {
-	d     *datamarket.Dataset
-	m     datamarket.Mapping
-	r     cellReader
-	res   *loadResult
-	keep  func(datamarket.RowError)
-	seen  map[string]int64 // unique column value -> row
-	out   chan []datamarket.Row
-	err   error
-	rowNo int64
-}
-
-func (rd *rowReader) run(ctx context.Context) {
-	defer close(rd.out)
-	width := len(rd.d.Columns) + 1 // row_no first
-	var slab []any                 // the batch's rows, one allocation
-	batch := make([]datamarket.Row, 0, batchRows)
-	send := func() bool {
-		if len(batch) == 0 {
-			return true
-		}
-		select {
-		case rd.out <- batch:
-			batch, slab = make([]datamarket.Row, 0, batchRows), nil
-			return true
-		case <-ctx.Done():
-			rd.err = ctx.Err()
-			return false
-		}
-	}
-	for {
-		cells, err := rd.r.Next()
-		if errors.Is(err, io.EOF) {
-			send()
-			return
-		}
-		rd.rowNo++
-		var rp *rowProblem
-		if errors.As(err, &rp) {
-			rd.res.read++
-			rd.reject(datamarket.RowError{Row: rd.rowNo, Field: rp.field, Rule: rp.rule, Message: rp.msg})
-			continue
-		}
-		if err != nil {
-			rd.err = &problem{reason: fmt.Sprintf("row %d: %v", rd.rowNo, err)}
-			return
-		}
-		rd.res.read++
-		if len(slab) < width {
-			slab = make([]any, width*batchRows)
-		}
-		full := datamarket.Row(slab[:width:width])
-		row := full[1:]
-		if rerr := rd.d.ConvertInto(row, rd.m, cells, rd.rowNo); rerr != nil {
-			clear(full)
-			rd.reject(*rerr)
-			continue
-		}
-		if rd.seen != nil && !rd.unique(row) {
-			clear(full)
-			continue
-		}
-		rd.count(row)
-		rd.res.loaded++
-		full[0], slab = rd.rowNo, slab[width:]
-		batch = append(batch, full)
-		if len(batch) == batchRows && !send() {
-			return
-		}
-	}
-}
-
-func (rd *rowReader) reject(e datamarket.RowError) {
-	rd.res.invalid++
-	if len(rd.res.errors) < datamarket.MaxReportedErrors {
-		rd.res.errors = append(rd.res.errors, e)
-	}
-	if rd.keep != nil {
-		rd.keep(e)
-	}
-}
-
-func (rd *rowReader) unique(row datamarket.Row) bool {
-	i := rd.d.Col(rd.d.Unique)
-	v, _ := row[i].(string)
-	if first, dup := rd.seen[v]; dup {
-		rd.reject(datamarket.RowError{Row: rd.rowNo, Field: rd.d.Unique, Rule: "unique",
-			Message: fmt.Sprintf("%s %q was already given in row %d", rd.d.Unique, v, first)})
-		return false
-	}
-	rd.seen[v] = rd.rowNo
-	return true
-}
-
-// count adds a row to its facet combination's count.
-func (rd *rowReader) count(row datamarket.Row) {
-	var key strings.Builder
-	vals := make([]any, len(rd.d.Facets))
-	for i, f := range rd.d.Facets {
-		vals[i] = row[rd.d.Col(f)]
-		fmt.Fprintf(&key, "%v\x00", vals[i])
-	}
-	fc := rd.res.facets[key.String()]
-	if fc == nil {
-		fc = &datamarket.FacetCount{Values: vals}
-		rd.res.facets[key.String()] = fc
-	}
-	fc.Rows++
-}
-
 // rowSource feeds COPY up to left rows of the reader's batches: a chunk.
 type rowSource struct {
 	in    <-chan []datamarket.Row
@@ -262,9 +141,6 @@ func copyColumns(d *datamarket.Dataset) []string {
 
 func quote(id string) string { return pgx.Identifier{id}.Sanitize() }
 
-// quoteLiteral quotes a catalog constant as an SQL string literal.
-func quoteLiteral(v string) string { return "'" + strings.ReplaceAll(v, "'", "''") + "'" }
-
 // qualified is a row table's qualified, quoted name.
 func qualified(table string) string { return pgx.Identifier{RowSchema, table}.Sanitize() }
 
@@ -298,7 +174,7 @@ const SearchColumn = "_search"
 // the same time on two connections (CREATE INDEX takes a lock that does
 // not block another's), balanced by each build's rough cost as measured
 // on a million directory rows (the full-text index costs most, then a
-// full b-tree over text, a hash, the row number, partial indexes least).
+// hash, a b-tree, the row number, a partial index least).
 func indexStatements(d *datamarket.Dataset, table string) (a, b []string) {
 	q := qualified(table)
 	type build struct {
@@ -314,22 +190,15 @@ func indexStatements(d *datamarket.Dataset, table string) (a, b []string) {
 		for _, c := range ix.Columns {
 			cols = append(cols, quote(c))
 		}
-		using, cost := "", 1.0
+		using, cost := "", 1.3
 		if ix.Using != "" {
 			using, cost = " USING "+ix.Using, 1.7
 		} else {
 			cols = append(cols, "row_no")
 		}
 		s := fmt.Sprintf("CREATE INDEX %s ON %s%s (%s)", quote(fmt.Sprintf("%s_i%d", table, i)), q, using, strings.Join(cols, ", "))
-		var conds []string
-		if ix.Eq[0] != "" {
-			conds, cost = append(conds, quote(ix.Eq[0])+" = "+quoteLiteral(ix.Eq[1])), 0.25
-		}
 		if ix.Where != "" {
-			conds, cost = append(conds, quote(ix.Where)), 0.2
-		}
-		if len(conds) > 0 {
-			s += " WHERE " + strings.Join(conds, " AND ")
+			s, cost = s+" WHERE "+quote(ix.Where), 0.5
 		}
 		builds = append(builds, build{s, cost})
 	}

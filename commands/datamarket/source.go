@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"net/url"
@@ -35,15 +36,21 @@ type Source struct {
 	DerivedFrom int
 }
 
-// spooled is a source read once to a temporary file, with its checksum.
+// spooled is a source read once, with its checksum: a URL's body in a
+// temporary file, a local file where it is (temp false).
 type spooled struct {
 	path   string
 	sha256 string
 	bytes  int64
+	temp   bool
 }
 
 func (s *spooled) open() (*os.File, error) { return os.Open(s.path) }
-func (s *spooled) remove()                 { _ = os.Remove(s.path) }
+func (s *spooled) remove() {
+	if s.temp {
+		_ = os.Remove(s.path)
+	}
+}
 
 // isURL reports whether a location is fetched rather than opened.
 func isURL(loc string) bool {
@@ -75,11 +82,7 @@ func (s *Service) spool(ctx context.Context, src Source) (*spooled, error) {
 		}
 		r = resp.Body
 	} else {
-		f, err := os.Open(src.Location)
-		if err != nil {
-			return nil, kernel.Invalid("source", "file", fmt.Sprintf("cannot open %s: %v", src.Location, err))
-		}
-		r = f
+		return s.hashFile(src.Location)
 	}
 	defer r.Close()
 	tmp, err := os.CreateTemp("", "strata-data-*")
@@ -91,7 +94,7 @@ func (s *Service) spool(ctx context.Context, src Source) (*spooled, error) {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
-	out := &spooled{path: tmp.Name(), sha256: hex.EncodeToString(h.Sum(nil)), bytes: n}
+	out := &spooled{path: tmp.Name(), sha256: hex.EncodeToString(h.Sum(nil)), bytes: n, temp: true}
 	if err != nil {
 		out.remove()
 		return nil, fmt.Errorf("read %s: %w", src.Location, err)
@@ -101,6 +104,45 @@ func (s *Service) spool(ctx context.Context, src Source) (*spooled, error) {
 		return nil, kernel.E(kernel.KindTooLarge, fmt.Sprintf("%s is larger than %d bytes", src.Location, s.cfg.MaxBytes))
 	}
 	return out, nil
+}
+
+// hashFile reads a local file once for its checksum; the load reads it
+// again and checks it did not change in between (changed).
+func (s *Service) hashFile(path string) (*spooled, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, kernel.Invalid("source", "file", fmt.Sprintf("cannot open %s: %v", path, err))
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, s.cfg.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if n > s.cfg.MaxBytes {
+		return nil, kernel.E(kernel.KindTooLarge, fmt.Sprintf("%s is larger than %d bytes", path, s.cfg.MaxBytes))
+	}
+	return &spooled{path: path, sha256: hex.EncodeToString(h.Sum(nil)), bytes: n}, nil
+}
+
+// hashingReader hashes what a load reads, to compare with the checksum
+// the version records.
+type hashingReader struct {
+	r io.Reader
+	h hash.Hash
+	n int64
+}
+
+func (h *hashingReader) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	h.h.Write(p[:n])
+	h.n += int64(n)
+	return n, err
+}
+
+// changed reports whether the bytes read differ from the spooled file's.
+func (h *hashingReader) changed(sp *spooled) bool {
+	return h.n != sp.bytes || hex.EncodeToString(h.h.Sum(nil)) != sp.sha256
 }
 
 // sourceName is what provenance records of a location: a URL as given

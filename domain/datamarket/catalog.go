@@ -70,8 +70,8 @@ var smbDirectory = &Dataset{
 	Search:  []string{"business_name", "category"},
 	Filters: []Filter{{Param: "city", Column: "city_key", Values: Metros}, {Param: "tech_only", Column: "is_tech", Flag: true}},
 	Facets:  []string{"city_key", "is_tech", "industry"},
-	Indexes: append(append(valueIndexes("city_key", Metros, "is_tech"), Index{Columns: []string{"business_hash"}}),
-		valueIndexes("industry", industryKeys(), "")...),
+	Indexes: []Index{{Columns: []string{"city_key"}}, {Columns: []string{"city_key"}, Where: "is_tech"},
+		{Columns: []string{"industry"}}, {Columns: []string{"business_hash"}}},
 	Envelope: "data", Refresh: "0 2 * * 0", Periodicity: "R/P1W", Public: true,
 	Derive: deriveSMB,
 }
@@ -180,32 +180,6 @@ func ipRanges(key, provider string) *Dataset {
 		},
 		Envelope: "data",
 	}
-}
-
-// valueIndexes are one small index per value of a column (its rows in
-// file order), and per value with a flag column true when flag is set:
-// cheaper to build than one over the text of every row (each sorts row
-// numbers only), and what a filter's page reads.
-func valueIndexes(col string, values []string, flag string) []Index {
-	var out []Index
-	for _, v := range values {
-		out = append(out, Index{Eq: [2]string{col, v}})
-		if flag != "" {
-			out = append(out, Index{Eq: [2]string{col, v}, Where: flag})
-		}
-	}
-	return out
-}
-
-// industryKeys are the /seed industries defined by NAICS codes.
-func industryKeys() []string {
-	var out []string
-	for _, ind := range industries {
-		if len(ind.NAICS) > 0 {
-			out = append(out, ind.Key)
-		}
-	}
-	return out
 }
 
 // KeyHash is the 64-bit FNV-1a hash of a lookup key (a normalized

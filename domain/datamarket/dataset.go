@@ -51,14 +51,12 @@ type Filter struct {
 }
 
 // Index is an index of a version's row table: its columns (row_no last
-// for stable paging) and an optional partial condition: a boolean column
-// being true (Where), a column having one value (Eq: column, value). Hash
-// indexes (Using "hash") serve equality lookups of one column, without
-// row_no.
+// for stable paging) and an optional partial condition, a boolean column
+// being true (Where). Hash indexes (Using "hash") serve equality lookups
+// of one column, without row_no.
 type Index struct {
 	Columns []string
 	Where   string
-	Eq      [2]string
 	Using   string
 }
 
