@@ -109,7 +109,7 @@ func (c Column) parse(raw string) (any, string, string) {
 	}
 	switch c.Type {
 	case Bool:
-		b, ok := ParseBool(s)
+		b, ok := parseBool(s)
 		if !ok {
 			return nil, "boolean", fmt.Sprintf("%s must be true or false (also 1/0, yes/no, t/f), got %q", c.Name, clip(s))
 		}
@@ -172,8 +172,8 @@ func (c Column) bounds(f float64) (string, string) {
 	return "", ""
 }
 
-// ParseBool reads the boolean spellings data files use.
-func ParseBool(s string) (bool, bool) {
+// parseBool reads the boolean spellings data files use.
+func parseBool(s string) (bool, bool) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "true", "t", "1", "yes", "y":
 		return true, true

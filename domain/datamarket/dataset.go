@@ -87,16 +87,6 @@ func (d *Dataset) Visible() []Column {
 	return out
 }
 
-// Filter returns the filter of a query parameter.
-func (d *Dataset) Filter(param string) (Filter, bool) {
-	for _, f := range d.Filters {
-		if f.Param == param {
-			return f, true
-		}
-	}
-	return Filter{}, false
-}
-
 // Mapping says which column of a file feeds which dataset column.
 type Mapping struct {
 	// From[i] is the file column feeding dataset column i, or -1.
