@@ -141,17 +141,32 @@ func filterValue(r *http.Request, f datamarket.Filter) (any, error) {
 		}
 		return true, nil
 	case len(f.Values) > 0:
-		for _, ok := range f.Values {
-			if strings.EqualFold(v, ok) {
-				return ok, nil
-			}
+		e, err := enumParam(r, f.Param, f.Values)
+		if err != nil {
+			return nil, err
 		}
-		return nil, kernel.Invalid(f.Param, "enum", f.Param+" must be one of "+strings.Join(f.Values, ", "))
+		return e, nil
 	}
 	if len([]rune(v)) > 100 {
 		return nil, kernel.Invalid(f.Param, "max_length:100", f.Param+" has at most 100 characters")
 	}
 	return v, nil
+}
+
+// enumParam reads an optional parameter that must be one of values,
+// compared without regard to case (every data route reads its keys so):
+// "" when absent.
+func enumParam(r *http.Request, name string, values []string) (string, error) {
+	v := strings.TrimSpace(r.URL.Query().Get(name))
+	if v == "" {
+		return "", nil
+	}
+	for _, ok := range values {
+		if strings.EqualFold(v, ok) {
+			return ok, nil
+		}
+	}
+	return "", kernel.Invalid(name, "enum", name+" must be one of "+strings.Join(values, ", "))
 }
 
 func boolParam(v string) (bool, bool) {

@@ -57,13 +57,13 @@ func (a *API) seed(w http.ResponseWriter, r *http.Request) {
 	for _, ind := range datamarket.Industries() {
 		keys = append(keys, ind.Key)
 	}
-	industry, err := httpx.EnumParam(r, "industry", keys...)
+	industry, err := enumParam(r, "industry", keys)
 	if err == nil && industry == "" {
 		industry = "general"
 	}
 	var city string
 	if err == nil {
-		city, err = httpx.EnumParam(r, "city", datamarket.Metros...)
+		city, err = enumParam(r, "city", datamarket.Metros)
 	}
 	var limit int
 	if err == nil {

@@ -115,6 +115,7 @@ func TestSeedProspectsAndDomains(t *testing.T) {
 		query            string
 		prospects, domns []string
 	}{
+		{"?industry=SaaS&city=SF", []string{"Bluebird Analytics", "Mission Cloud Works"}, []string{"bluebird-analytics.example", "missioncloud.example"}}, // keys are read without regard to case
 		{"?industry=saas&city=sf", []string{"Bluebird Analytics", "Mission Cloud Works"}, []string{"bluebird-analytics.example", "missioncloud.example"}},
 		{"?industry=ecommerce", []string{"Sunset Shop Online"}, []string{"sunsetshop.example"}},
 		{"?industry=finance", []string{"Silver Lake Credit Union", "Puget Sound Lending"}, []string{}},
