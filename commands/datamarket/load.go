@@ -38,8 +38,9 @@ type problem struct{ reason string }
 
 func (p *problem) Error() string { return p.reason }
 
-// load creates the version's row table on conn and fills it from r: one
-// goroutine reads and checks the rows (reader), COPY sends them in chunks.
+// load creates the version's row table on conn and fills it from r: the
+// rows are read and checked by a pipeline of goroutines (rowReader) and
+// sent by two COPY streams in chunks of chunkRows.
 func load(ctx context.Context, db *stdsql.DB, conn *stdsql.Conn, d *datamarket.Dataset, table string, r cellReader, keep func(datamarket.RowError)) (*loadResult, error) {
 	m, err := d.Map(r.Header())
 	if err != nil {
@@ -59,6 +60,15 @@ func load(ctx context.Context, db *stdsql.DB, conn *stdsql.Conn, d *datamarket.D
 	if other, err := db.Conn(ctx); err == nil {
 		defer other.Close()
 		conns = append(conns, other)
+	}
+	// The chunks commit without waiting for their WAL flush: they are not
+	// a version until the version's events commit, and that commit flushes
+	// the WAL written before it, the rows included.
+	for _, c := range conns {
+		if _, err := c.ExecContext(ctx, `SET synchronous_commit = off`); err != nil {
+			return nil, err
+		}
+		defer func() { _, _ = c.ExecContext(context.Background(), `RESET synchronous_commit`) }()
 	}
 	errs := make([]error, len(conns))
 	var wg sync.WaitGroup

@@ -199,17 +199,18 @@ func (s *Service) loadVersion(ctx context.Context, conn *stdsql.Conn, d *datamar
 // buildIndexes builds the row table's indexes on two connections at the
 // same time, then its statistics. The sessions
 // raise maintenance_work_mem for their builds (64MB by default makes a
-// million rows' full-text index spill) and use no parallel workers (the
-// two sessions keep the cores busy), then reset both.
+// million rows' full-text index spill), use no parallel workers (the two
+// sessions keep the cores busy) and commit without waiting for the WAL
+// flush (the version's events flush it), then reset all three.
 func (s *Service) buildIndexes(ctx context.Context, conn *stdsql.Conn, d *datamarket.Dataset, table string) error {
 	search, rest := indexStatements(d, table)
 	run := func(c *stdsql.Conn, stmts []string) error {
 		// The two connections are the parallelism: no workers of their own.
-		if _, err := c.ExecContext(ctx, `SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0`); err != nil {
+		if _, err := c.ExecContext(ctx, `SET maintenance_work_mem = '256MB'; SET max_parallel_maintenance_workers = 0; SET synchronous_commit = off`); err != nil {
 			return err
 		}
 		defer func() {
-			_, _ = c.ExecContext(context.Background(), `RESET maintenance_work_mem; RESET max_parallel_maintenance_workers`)
+			_, _ = c.ExecContext(context.Background(), `RESET maintenance_work_mem; RESET max_parallel_maintenance_workers; RESET synchronous_commit`)
 		}()
 		for _, stmt := range stmts {
 			if _, err := c.ExecContext(ctx, stmt); err != nil {
