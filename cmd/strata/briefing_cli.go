@@ -13,9 +13,6 @@ import (
 
 	cmdbriefing "github.com/strata-platform/strata/commands/briefing"
 	"github.com/strata-platform/strata/domain/briefing"
-	"github.com/strata-platform/strata/domain/kernel"
-	"github.com/strata-platform/strata/eventstore"
-	"github.com/strata-platform/strata/projections"
 	projbriefing "github.com/strata-platform/strata/projections/briefing"
 	readbriefing "github.com/strata-platform/strata/readapi/briefing"
 	"github.com/strata-platform/strata/readapi/httpx"
@@ -41,26 +38,11 @@ func (c *command) briefingCmd(ctx context.Context, args []string) error {
 // briefing projector running in this process (a run reads the read model
 // caught up to every observation recorded before it).
 func (c *command) briefingService(ctx context.Context) (*cmdbriefing.Service, func(), error) {
-	reg, db, err := c.open(ctx)
+	app, wait, stop, err := c.projectedApp(ctx, projbriefing.Projector{})
 	if err != nil {
 		return nil, nil, err
 	}
-	clock := kernel.SystemClock{}
-	store := eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock))
-	runner, err := projections.NewRunner(db.SQL, reg, projections.NewSignal(), c.logger, projections.Config{PollInterval: 50 * time.Millisecond},
-		projbriefing.Projector{})
-	if err != nil {
-		db.close()
-		return nil, nil, err
-	}
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); runner.Run(rctx) }()
-	app := &App{Config: c.cfg, Store: store, Clock: clock, Logger: c.logger}
-	svc, err := newBriefing(app, func(ctx context.Context, key eventstore.Key) error {
-		return runner.WaitFor(ctx, key, projbriefing.Name)
-	})
-	stop := func() { cancel(); <-done; db.close() }
+	svc, err := newBriefing(app, wait)
 	if err != nil {
 		stop()
 		return nil, nil, err

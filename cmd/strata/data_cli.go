@@ -13,9 +13,6 @@ import (
 
 	cmddata "github.com/strata-platform/strata/commands/datamarket"
 	"github.com/strata-platform/strata/domain/datamarket"
-	"github.com/strata-platform/strata/domain/kernel"
-	"github.com/strata-platform/strata/eventstore"
-	"github.com/strata-platform/strata/projections"
 	projdata "github.com/strata-platform/strata/projections/datamarket"
 )
 
@@ -46,26 +43,11 @@ func (c *command) dataCmd(ctx context.Context, args []string) error {
 // projector running in this process (an import returns once readers see
 // the new version).
 func (c *command) dataService(ctx context.Context) (*cmddata.Service, func(), error) {
-	reg, db, err := c.open(ctx)
+	app, wait, stop, err := c.projectedApp(ctx, projdata.Projector{})
 	if err != nil {
 		return nil, nil, err
 	}
-	clock := kernel.SystemClock{}
-	store := eventstore.New(db.SQL, reg, clock, eventstore.NewULIDs(clock))
-	runner, err := projections.NewRunner(db.SQL, reg, projections.NewSignal(), c.logger, projections.Config{PollInterval: 50 * time.Millisecond},
-		projdata.Projector{})
-	if err != nil {
-		db.close()
-		return nil, nil, err
-	}
-	rctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() { defer close(done); runner.Run(rctx) }()
-	app := &App{Config: c.cfg, Store: store, Clock: clock, Logger: c.logger}
-	svc := newDatamarket(app, func(ctx context.Context, key eventstore.Key) error {
-		return runner.WaitFor(ctx, key, projdata.Name)
-	})
-	return svc, func() { cancel(); <-done; db.close() }, nil
+	return newDatamarket(app, wait), stop, nil
 }
 
 // dataImport imports one file as a new version of a dataset and prints
