@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	cmddata "github.com/strata-platform/strata/commands/datamarket"
 	"github.com/strata-platform/strata/domain/datamarket"
 	"github.com/strata-platform/strata/readapi/httpx"
 )
@@ -73,12 +74,7 @@ func (a *API) seed(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	prospects, pv, bkeys, err := a.prospects(r.Context(), industry, city, limit)
-	if err != nil {
-		httpx.WriteError(w, r, err)
-		return
-	}
-	domains, dv, err := a.domainsOf(r.Context(), bkeys, limit)
+	prospects, domains, pv, dv, err := a.seedRows(r.Context(), industry, city, limit)
 	if err != nil {
 		httpx.WriteError(w, r, err)
 		return
@@ -88,72 +84,50 @@ func (a *API) seed(w http.ResponseWriter, r *http.Request) {
 		"versions": map[string]any{"smb-directory": pv, "whois-enrichment": dv}})
 }
 
-// prospects reads up to limit directory records of the industry and city
-// in row order, with their lookup keys.
-func (a *API) prospects(ctx context.Context, industry, city string, limit int) ([]json.RawMessage, any, []string, error) {
+// seedRows reads up to limit directory records of the industry and city
+// in row order (prospects), and the domain records whose organisation is
+// one of theirs, in one query each (the prospects' keys are a subquery).
+func (a *API) seedRows(ctx context.Context, industry, city string, limit int) (prospects, domains []json.RawMessage, pv, dv any, err error) {
+	prospects, domains = []json.RawMessage{}, []json.RawMessage{}
 	smb, _ := datamarket.Lookup("smb-directory")
-	p, err := a.q.at(ctx, smb.Key, 0)
-	if err != nil || p == nil {
-		return []json.RawMessage{}, nil, nil, err
-	}
-	q := query{filters: map[string]any{}, limit: limit}
-	if industry != "general" {
-		q.filters["industry"] = industry
-	}
-	if city != "" {
-		q.filters["city_key"] = city
-	}
-	recs, err := a.q.rowsWhere(ctx, smb, p, q, []string{"industry", "city_key"})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	bkeys := make([]string, 0, len(recs))
-	for _, rec := range recs {
-		var v struct {
-			Name string `json:"business_name"`
-		}
-		if json.Unmarshal(rec, &v) == nil {
-			if k := datamarket.NormalizeOrgName(v.Name); k != "" {
-				bkeys = append(bkeys, k)
-			}
-		}
-	}
-	return recs, p.Version, bkeys, nil
-}
-
-// domainsOf reads the domain records whose organisation is one of keys.
-func (a *API) domainsOf(ctx context.Context, keys []string, limit int) ([]json.RawMessage, any, error) {
 	whois, _ := datamarket.Lookup("whois-enrichment")
-	p, err := a.q.at(ctx, whois.Key, 0)
-	if err != nil || p == nil || len(keys) == 0 {
-		if p != nil {
-			return []json.RawMessage{}, p.Version, err
-		}
-		return []json.RawMessage{}, nil, err
+	ps, err := a.q.at(ctx, smb.Key, 0)
+	if err != nil {
+		return nil, nil, nil, nil, err
 	}
-	recs, err := a.q.rowsIn(ctx, whois, p, "org_key", keys, limit)
-	return recs, p.Version, err
-}
-
-// rowsWhere reads rows with equality filters on any columns (not only
-// the public filters), in row order.
-func (q *reader) rowsWhere(ctx context.Context, d *datamarket.Dataset, p *pointer, qq query, cols []string) ([]json.RawMessage, error) {
+	pw, err := a.q.at(ctx, whois.Key, 0)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if pw != nil {
+		dv = pw.Version
+	}
+	if ps == nil {
+		return prospects, domains, nil, dv, nil
+	}
 	var conds []string
 	var args []any
-	for _, c := range cols {
-		if v, ok := qq.filters[c]; ok {
-			args = append(args, v)
-			conds = append(conds, fmt.Sprintf("%s = $%d", pgx.Identifier{c}.Sanitize(), len(args)))
-		}
+	if industry != "general" {
+		args = append(args, industry)
+		conds = append(conds, fmt.Sprintf("industry = $%d", len(args)))
+	}
+	if city != "" {
+		args = append(args, city)
+		conds = append(conds, fmt.Sprintf("city_key = $%d", len(args)))
 	}
 	where := ""
 	if len(conds) > 0 {
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
-	return q.selectRows(ctx, d, p, where, args, qq.limit, 0)
-}
-
-// rowsIn reads rows whose column is one of values, in row order.
-func (q *reader) rowsIn(ctx context.Context, d *datamarket.Dataset, p *pointer, col string, values []string, limit int) ([]json.RawMessage, error) {
-	return q.selectRows(ctx, d, p, " WHERE "+pgx.Identifier{col}.Sanitize()+" = ANY($1)", []any{values}, limit, 0)
+	if prospects, err = a.q.selectRows(ctx, smb, ps, where, args, limit, 0); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if pw != nil && len(prospects) > 0 {
+		sub := fmt.Sprintf(" WHERE org_key IN (SELECT business_key FROM %s%s ORDER BY row_no LIMIT $%d)",
+			pgx.Identifier{cmddata.RowSchema, ps.Table}.Sanitize(), where, len(args)+1)
+		if domains, err = a.q.selectRows(ctx, whois, pw, sub, append(args, limit), limit, 0); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	return prospects, domains, ps.Version, dv, nil
 }
