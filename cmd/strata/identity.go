@@ -11,6 +11,7 @@ import (
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/mail"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
+	"github.com/strata-platform/strata/commands/ratelimit"
 	"github.com/strata-platform/strata/commands/signin"
 	"github.com/strata-platform/strata/projections/accounts"
 	readidentity "github.com/strata-platform/strata/readapi/identity"
@@ -46,7 +47,7 @@ func newIdentity(app *App) (*identityContext, error) {
 	throttle := signin.New(app.Store.DB(), app.Clock, master.Derive(cmdidentity.SignInKeyPurpose))
 	svc := cmdidentity.NewService(app.Store, dir, master, mailer, app.Clock, app.Logger, cmdidentity.Config{
 		Issuer: cfg.Issuer, ResetURL: cfg.ResetURL, ReadWait: time.Duration(cfg.ReadWaitLimit) * time.Millisecond,
-		SignIn: throttle})
+		SignIn: throttle, Limits: ratelimit.NewUses(app.Store.DB(), app.Clock)})
 	return &identityContext{Service: svc, Auth: readidentity.NewAuthenticator(svc), Master: master, SignIn: throttle, Mailer: mailer}, nil
 }
 

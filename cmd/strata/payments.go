@@ -13,6 +13,7 @@ import (
 
 	cmdidentity "github.com/strata-platform/strata/commands/identity"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
+	"github.com/strata-platform/strata/commands/ratelimit"
 	"github.com/strata-platform/strata/domain/payments"
 	"github.com/strata-platform/strata/readapi/httpx"
 	readpayments "github.com/strata-platform/strata/readapi/payments"
@@ -125,7 +126,7 @@ func paymentsRoutes(surface string, r *mux.Router, app *App) {
 	if (surface != "api" && surface != "voice") || app.Payments == nil || app.Auth == nil {
 		return
 	}
-	limiter := cmdidentity.NewLimiter(app.Clock)
+	limiter := cmdidentity.NewSharedLimiter(app.Clock, ratelimit.NewUses(app.Store.DB(), app.Clock))
 	limit := func(r *http.Request) error {
 		host, _, err := net.SplitHostPort(r.RemoteAddr)
 		if err != nil {

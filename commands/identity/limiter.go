@@ -1,6 +1,7 @@
 package identity
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -14,14 +15,32 @@ import (
 type Throttled = signin.Throttled
 
 // Limiter counts uses of rate-limited commands (forgot-password, temporary
-// keys, OAuth client registration) in memory, per process: several processes
-// behind a load balancer each count on their own (docs/architecture.md).
+// keys, OAuth client registration, invitations, checkouts) in sliding
+// windows: through a Shared log every process counts against (serve wires
+// commands/ratelimit.Uses, in PostgreSQL), or in memory for one process
+// (tests; and the fallback while the shared log cannot be reached).
 // Password sign-in is throttled by commands/signin, in PostgreSQL.
 type Limiter struct {
-	clock kernel.Clock
-	mu    sync.Mutex
-	uses  map[string][]time.Time // key -> use times, oldest first
-	sweep time.Time
+	clock  kernel.Clock
+	shared Shared
+	mu     sync.Mutex
+	uses   map[string][]time.Time // key -> use times, oldest first
+	sweep  time.Time
+}
+
+// Shared is a sliding-window log every process counts against.
+type Shared interface {
+	Take(ctx context.Context, key string, limit int, window time.Duration) (wait time.Duration, ok bool, err error)
+}
+
+// sharedTimeout bounds one shared count.
+const sharedTimeout = 5 * time.Second
+
+// NewSharedLimiter returns a limiter counting through shared.
+func NewSharedLimiter(clock kernel.Clock, shared Shared) *Limiter {
+	l := NewLimiter(clock)
+	l.shared = shared
+	return l
 }
 
 // NewLimiter returns an empty limiter.
@@ -33,6 +52,15 @@ func NewLimiter(clock kernel.Clock) *Limiter {
 // per window; when it does not, the use is not counted and wait says when
 // the next one will be allowed.
 func (l *Limiter) Take(key string, limit int, window time.Duration) (time.Duration, bool) {
+	if l.shared != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		defer cancel()
+		if wait, ok, err := l.shared.Take(ctx, key, limit, window); err == nil {
+			return wait, ok
+		}
+		// The shared log is out of reach: count in this process rather
+		// than let every use through.
+	}
 	now := l.clock.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -35,6 +35,10 @@ type Config struct {
 	// cmd/strata); nil: a throttle on the store's database keyed by the
 	// master key.
 	SignIn *signin.Limiter
+	// Limits is the shared log of the sliding-window limits (forgot
+	// password, temporary keys, client registration, invitations); nil:
+	// counted in this process only.
+	Limits Shared
 }
 
 // Service runs the identity commands.
@@ -76,7 +80,7 @@ func NewService(store *eventstore.Store, dir *accounts.Directory, master *Master
 	}
 	s := &Service{store: store, dir: dir, tokens: NewTokens(dir, master, cfg.Issuer, cfg.Audience, clock),
 		hasher: NewHasher(cfg.Argon2), mailer: mailer, clock: clock, cfg: cfg, log: logger,
-		limiter: NewLimiter(clock), signIn: cfg.SignIn, resets: make(chan string, 256), master: master,
+		limiter: NewSharedLimiter(clock, cfg.Limits), signIn: cfg.SignIn, resets: make(chan string, 256), master: master,
 		browser: newBrowser(master)}
 	s.usage = newUsage(s)
 	return s
