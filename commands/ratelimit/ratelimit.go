@@ -21,9 +21,25 @@ import (
 type Limiter struct {
 	db    *stdsql.DB
 	clock kernel.Clock
+	sweeps
+}
 
-	mu        sync.Mutex
-	lastSweep time.Time
+// sweeps spaces a counter's deletions of old rows: at most one a minute
+// per process.
+type sweeps struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+// due reports whether a sweep is due at now, and if so records it.
+func (s *sweeps) due(now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.last) < time.Minute {
+		return false
+	}
+	s.last = now
+	return true
 }
 
 // New returns a limiter over db.
@@ -73,13 +89,7 @@ func (l *Limiter) Take(ctx context.Context, key string, perMinute int) (Decision
 // sweep deletes windows older than ten minutes, at most once a minute per
 // process.
 func (l *Limiter) sweep(ctx context.Context, now time.Time) {
-	l.mu.Lock()
-	due := now.Sub(l.lastSweep) >= time.Minute
-	if due {
-		l.lastSweep = now
-	}
-	l.mu.Unlock()
-	if due {
+	if l.due(now) {
 		_, _ = l.db.ExecContext(ctx, `DELETE FROM platform.rate_windows WHERE window_start < $1`, now.Add(-10*time.Minute))
 	}
 }

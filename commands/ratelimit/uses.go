@@ -4,7 +4,6 @@ import (
 	"context"
 	stdsql "database/sql"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/strata-platform/strata/domain/kernel"
@@ -17,9 +16,7 @@ import (
 type Uses struct {
 	db    *stdsql.DB
 	clock kernel.Clock
-
-	mu        sync.Mutex
-	lastSweep time.Time
+	sweeps
 }
 
 // NewUses returns a sliding-window counter over db.
@@ -84,13 +81,7 @@ func (u *Uses) Take(ctx context.Context, key string, limit int, window time.Dura
 // sweep deletes uses older than MaxWindow, at most once a minute per
 // process.
 func (u *Uses) sweep(ctx context.Context, now time.Time) {
-	u.mu.Lock()
-	due := now.Sub(u.lastSweep) >= time.Minute
-	if due {
-		u.lastSweep = now
-	}
-	u.mu.Unlock()
-	if due {
+	if u.due(now) {
 		_, _ = u.db.ExecContext(ctx, `DELETE FROM platform.rate_uses WHERE at < $1`, now.Add(-MaxWindow))
 	}
 }
