@@ -244,5 +244,6 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &EdgeReinstated{} },
 		func() kernel.Event { return &EdgeRetracted{} },
 		func() kernel.Event { return &EntitiesMerged{} },
+		func() kernel.Event { return &ActionPerformed{} },
 	}
 }
