@@ -192,10 +192,25 @@ func tokenCall(ctx context.Context, d connections.Doer, req *http.Request, refre
 		}
 		err = connections.Fail(connections.Refused, status, reason)
 	}
-	if ce := asCallError(err); ce != nil && refresh && ce.Class == connections.Refused {
-		ce.Class = connections.Unauthorized
-	}
+	tokenClass(asCallError(err), refresh)
 	return err
+}
+
+// tokenClass settles a token endpoint failure's class: the operator's
+// client credentials refused (invalid_client) is Refused, never a reason
+// to reconnect an account; a refused refresh is Unauthorized (the grant
+// is gone: reconnect); a refused code exchange is Refused.
+func tokenClass(ce *connections.CallError, refresh bool) {
+	switch {
+	case ce == nil:
+	case strings.HasPrefix(ce.Reason, "invalid_client") || strings.HasPrefix(ce.Reason, "incorrect_client_credentials") ||
+		strings.HasPrefix(ce.Reason, "bad_client_secret"):
+		ce.Class = connections.Refused
+	case refresh && ce.Class == connections.Refused:
+		ce.Class = connections.Unauthorized
+	case !refresh && ce.Class == connections.Unauthorized:
+		ce.Class = connections.Refused
+	}
 }
 
 // asCallError returns err's *connections.CallError, or nil.

@@ -70,9 +70,7 @@ func (n *Notes) token(ctx context.Context, body map[string]string, prev connecti
 	if err == nil && a.AccessToken == "" {
 		err = connections.Fail(connections.Refused, status, "the token endpoint answered without an access token")
 	}
-	if ce := asCallError(err); ce != nil && refresh && ce.Class == connections.Refused {
-		ce.Class = connections.Unauthorized
-	}
+	tokenClass(asCallError(err), refresh)
 	if err != nil {
 		return connections.Tokens{}, err
 	}

@@ -81,11 +81,9 @@ func (c *Chat) token(ctx context.Context, form url.Values, prev connections.Toke
 		return connections.Tokens{}, err
 	}
 	if !a.OK {
-		class := slackClass(a.Err, false)
-		if refresh && class == connections.Refused {
-			class = connections.Unauthorized
-		}
-		return connections.Tokens{}, connections.Fail(class, http.StatusOK, a.Err)
+		ce := connections.Fail(slackClass(a.Err, false), http.StatusOK, a.Err)
+		tokenClass(ce, refresh)
+		return connections.Tokens{}, ce
 	}
 	if a.AuthedUser.AccessToken != "" {
 		return a.AuthedUser.tokens(prev), nil

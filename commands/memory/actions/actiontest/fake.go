@@ -76,6 +76,7 @@ func (r *Recorder) FailNext(method, path string, f Failure) {
 // queued (true: answered).
 func (r *Recorder) record(w http.ResponseWriter, req *http.Request) ([]byte, bool) {
 	body, _ := io.ReadAll(req.Body)
+	req.Body = io.NopCloser(bytes.NewReader(body))
 	r.mu.Lock()
 	r.reqs = append(r.reqs, Request{Method: req.Method, Path: req.URL.Path, Query: req.URL.RawQuery,
 		Header: req.Header.Clone(), Body: body})
