@@ -15,6 +15,7 @@ import (
 	"time"
 
 	cmd "github.com/strata-platform/strata/commands/memory"
+	"github.com/strata-platform/strata/commands/memory/actions"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
 	"github.com/strata-platform/strata/readapi/auth"
@@ -47,6 +48,9 @@ type Config struct {
 	// Lexicon, when set, gives recall the kinds of nouns (readapi/memory/wordnet,
 	// STRATA_WORDNET_DIR); nil: words match as written.
 	Lexicon search.Lexicon
+	// Actions, when set, serves the write-back actions (POST /actions/...)
+	// with the caller's connected accounts; nil: they answer 503.
+	Actions *actions.Service
 }
 
 // API is the memory service's HTTP layer.

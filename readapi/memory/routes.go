@@ -29,5 +29,10 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(m+"/profile", a.need(rd, a.profile)).Methods(post)
 	r.Handle(m+"/process", a.need(wr, a.process)).Methods(post)
 	r.Handle(m+"/context", a.need(rd, a.context)).Methods(post)
+	r.Handle(m+"/actions/chat/send", a.need(wr, a.chatSend(cfg.Actions))).Methods(post)
+	r.Handle(m+"/actions/mail/reply", a.need(wr, a.mailReply(cfg.Actions))).Methods(post)
+	r.Handle(m+"/actions/calendar/create", a.need(wr, a.calendarCreate(cfg.Actions))).Methods(post)
+	r.Handle(m+"/actions/issues/create", a.need(wr, a.issueCreate(cfg.Actions))).Methods(post)
+	r.Handle(m+"/actions/notes/page", a.need(wr, a.notesPage(cfg.Actions))).Methods(post)
 	return a
 }
