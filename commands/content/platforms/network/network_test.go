@@ -146,6 +146,7 @@ func TestPublishFailures(t *testing.T) {
 		{"other refusal", &platformtest.Failure{Match: "POST /rest/posts", Kind: platformtest.Refuse, Reason: "CONTENT_TOO_LONG"}, connections.Refused, "CONTENT_TOO_LONG", 0},
 		{"expired", &platformtest.Failure{Match: "POST /rest/posts", Kind: platformtest.Expired}, connections.Unauthorized, "EXPIRED_ACCESS_TOKEN", 0},
 		{"dropped", &platformtest.Failure{Match: "POST /rest/posts", Kind: platformtest.Drop}, connections.Unconfirmed, "", 1},
+		{"cut before acting", &platformtest.Failure{Match: "POST /rest/posts", Kind: platformtest.DropUnacted}, connections.Unconfirmed, "", 0},
 		{"hung", &platformtest.Failure{Match: "POST /rest/posts", Kind: platformtest.Hang}, connections.Unconfirmed, "", 0},
 	}
 	for _, c := range cases {

@@ -42,6 +42,9 @@ const (
 	// Hang reads the request and never answers (until the client gives up
 	// or the fake is closed); it does not act.
 	Hang
+	// DropUnacted reads the request and closes the connection at once
+	// without acting: unconfirmed for the caller, though nothing was done.
+	DropUnacted
 )
 
 // Failure is an injected failure: calls whose "METHOD /path" starts with
@@ -273,6 +276,8 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		case Drop:
 			next.ServeHTTP(httptest.NewRecorder(), r)
 			hangUp(w)
+		case DropUnacted:
+			hangUp(w)
 		case Hang:
 			select {
 			case <-r.Context().Done():
@@ -283,15 +288,4 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 			s.dialect.problem(w, f.Kind, f.Reason)
 		}
 	})
-}
-
-// hangUp closes the connection without an answer.
-func hangUp(w http.ResponseWriter) {
-	if hj, ok := w.(http.Hijacker); ok {
-		if c, _, err := hj.Hijack(); err == nil {
-			_ = c.Close()
-			return
-		}
-	}
-	panic(http.ErrAbortHandler)
 }

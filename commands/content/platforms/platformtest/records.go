@@ -1,6 +1,7 @@
 package platformtest
 
 import (
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -108,4 +109,15 @@ func (s *Server) processing() (int, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.polls, s.failReason
+}
+
+// hangUp closes the connection without an answer.
+func hangUp(w http.ResponseWriter) {
+	if hj, ok := w.(http.Hijacker); ok {
+		if c, _, err := hj.Hijack(); err == nil {
+			_ = c.Close()
+			return
+		}
+	}
+	panic(http.ErrAbortHandler)
 }
