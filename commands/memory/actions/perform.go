@@ -17,7 +17,7 @@ func (s *Service) SendChat(ctx context.Context, owner string, in ChatSend) (Chat
 	a := act{kind: ProviderChat, action: memory.ActionSend, target: in.Channel, configured: s.ad.Chat != nil}
 	if a.configured {
 		a.label = s.ad.Chat.Label()
-		a.do = func(t connections.Tokens, _ connections.Identity) (done, error) {
+		a.do = func(ctx context.Context, t connections.Tokens, _ connections.Identity) (done, error) {
 			var err error
 			out, err = s.ad.Chat.Send(ctx, t, in)
 			return done{id: out.TS, ref: out.Channel}, err
@@ -37,7 +37,7 @@ func (s *Service) ReplyMail(ctx context.Context, owner string, in MailReply) (Ma
 	a := act{kind: ProviderMail, action: memory.ActionReply, target: in.ThreadID, configured: s.ad.Mail != nil}
 	if a.configured {
 		a.label = s.ad.Mail.Label()
-		a.do = func(t connections.Tokens, acct connections.Identity) (done, error) {
+		a.do = func(ctx context.Context, t connections.Tokens, acct connections.Identity) (done, error) {
 			var err error
 			out, err = s.ad.Mail.Reply(ctx, t, acct, in)
 			return done{id: out.ID, ref: out.ThreadID}, err
@@ -58,7 +58,7 @@ func (s *Service) CreateEvent(ctx context.Context, owner string, in CalendarEven
 	a := act{kind: ProviderCalendar, action: memory.ActionCreate, target: in.CalendarID, configured: s.ad.Calendar != nil}
 	if a.configured {
 		a.label = s.ad.Calendar.Label()
-		a.do = func(t connections.Tokens, _ connections.Identity) (done, error) {
+		a.do = func(ctx context.Context, t connections.Tokens, _ connections.Identity) (done, error) {
 			var err error
 			out, err = s.ad.Calendar.Create(ctx, t, in)
 			return done{id: out.ID, url: out.HTMLLink}, err
@@ -78,7 +78,7 @@ func (s *Service) CreateIssue(ctx context.Context, owner string, in Issue) (Issu
 	a := act{kind: ProviderIssues, action: memory.ActionCreate, target: in.Repo, configured: s.ad.Issues != nil}
 	if a.configured {
 		a.label = s.ad.Issues.Label()
-		a.do = func(t connections.Tokens, _ connections.Identity) (done, error) {
+		a.do = func(ctx context.Context, t connections.Tokens, _ connections.Identity) (done, error) {
 			var err error
 			out, err = s.ad.Issues.Create(ctx, t, in)
 			d := done{url: out.HTMLURL}
@@ -102,7 +102,7 @@ func (s *Service) CreatePage(ctx context.Context, owner string, in Page) (PageCr
 	a := act{kind: ProviderNotes, action: memory.ActionPage, target: in.ParentID, configured: s.ad.Notes != nil}
 	if a.configured {
 		a.label = s.ad.Notes.Label()
-		a.do = func(t connections.Tokens, _ connections.Identity) (done, error) {
+		a.do = func(ctx context.Context, t connections.Tokens, _ connections.Identity) (done, error) {
 			var err error
 			out, err = s.ad.Notes.Create(ctx, t, in)
 			return done{id: out.ID, url: out.URL}, err

@@ -32,6 +32,10 @@ const (
 	ProviderNotes    = memory.ActionKindNotes
 )
 
+// ProviderTimeout bounds one action's calls to its provider (a notes page
+// of many blocks takes several).
+const ProviderTimeout = 2 * time.Minute
+
 // Tokens gives an owner's connected account for a provider, refreshed if
 // near expiry (the connections store implements it).
 type Tokens interface {
@@ -109,7 +113,7 @@ type act struct {
 	kind, action, target string
 	label                string
 	configured           bool
-	do                   func(t connections.Tokens, acct connections.Identity) (done, error)
+	do                   func(ctx context.Context, t connections.Tokens, acct connections.Identity) (done, error)
 }
 
 // run performs a, records its outcome and returns its id; the error is
@@ -129,7 +133,11 @@ func (s *Service) run(ctx context.Context, owner string, a act) (string, done, e
 		return "", done{}, err
 	}
 	id := s.ids.NewID()
-	res, err := a.do(tok, acct)
+	// Once asked, the provider is not abandoned because the client went
+	// away: its answer decides the outcome that is recorded.
+	pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ProviderTimeout)
+	res, err := a.do(pctx, tok, acct)
+	cancel()
 	ev := &memory.ActionPerformed{ActionID: id, UserID: owner, Kind: a.kind, Action: a.action, Target: a.target,
 		Outcome: memory.OutcomeOK, ResultID: res.id, ResultRef: res.ref, URL: res.url, At: s.clock.Now()}
 	if err != nil {
