@@ -49,9 +49,11 @@ func ValidEntityType(t string) bool {
 }
 
 // CheckNamespace accepts "global", "session:<id>" and "project:<id>" where
-// the id is 1-128 characters without white space.
+// the id is 1-128 characters without white space, and a content twin's
+// namespace "twin_<uuid>" (the content workflow hands it out with each
+// twin; like every namespace it lives inside the caller's own memory).
 func CheckNamespace(field, ns string) error {
-	if ns == "global" {
+	if ns == "global" || isTwinNamespace(ns) {
 		return nil
 	}
 	for _, p := range []string{"session:", "project:"} {
@@ -59,7 +61,27 @@ func CheckNamespace(field, ns string) error {
 			return nil
 		}
 	}
-	return kernel.Invalid(field, "namespace", field+` must be "global", "session:<id>" or "project:<id>" (id 1-128 characters, no spaces)`)
+	return kernel.Invalid(field, "namespace", field+` must be "global", "session:<id>", "project:<id>" (id 1-128 characters, no spaces) or a twin's "twin_<uuid>"`)
+}
+
+// isTwinNamespace reports whether ns is "twin_" and a UUID in its 36
+// character form.
+func isTwinNamespace(ns string) bool {
+	id, ok := strings.CutPrefix(ns, "twin_")
+	if !ok || len(id) != 36 {
+		return false
+	}
+	for i, r := range id {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if r != '-' {
+				return false
+			}
+		case !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'):
+			return false
+		}
+	}
+	return true
 }
 
 // CheckUnit checks a score in [0, 1].
