@@ -92,7 +92,9 @@ func (t *Task) Apply(e kernel.Event) {
 }
 
 // AnalyticsStream names the stream of owner's analytics at a platform.
-func AnalyticsStream(owner, platform string) string { return "content-analytics:" + owner + ":" + platform }
+func AnalyticsStream(owner, platform string) string {
+	return "content-analytics:" + owner + ":" + platform
+}
 
 // DayNumbers are one day's numbers as a platform reported them; nil: the
 // platform did not give that number.
