@@ -42,10 +42,12 @@ type Config struct {
 	Media     MediaFetcher
 	Blobs     blobs.Store
 	// Links signs download links of exports.
-	Links  *blobs.Links
-	Clock  kernel.Clock
-	IDs    kernel.IDs
-	Logger *slog.Logger
+	Links *blobs.Links
+	// DownloadBase is the platform API's public base URL, for download links.
+	DownloadBase string
+	Clock        kernel.Clock
+	IDs          kernel.IDs
+	Logger       *slog.Logger
 	// PublishTimeout bounds one publish attempt (2 minutes when 0; a
 	// video upload takes a while).
 	PublishTimeout time.Duration
