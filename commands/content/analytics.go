@@ -54,13 +54,20 @@ func (s *Service) registerAnalyticsJobs(js *jobs.Service) error {
 		Args: func(time.Time) jobs.Args { return analyticsSweepArgs{} }})
 }
 
-// analyticsSweepJob enqueues one sync per stored connection at one of the
-// configured platforms. platform.connection_tokens holds a row for every
-// live connection (connected or waiting to be reconnected; the row is
-// deleted at disconnection); a connection that needs reconnecting is
-// skipped by its sync job, which finds no usable tokens. Each sync is
-// unique by (owner, platform, run), so a retried sweep doubles nothing.
+// analyticsSweepJob is the six-hourly run: EnqueueSyncs for its instant.
 func (s *Service) analyticsSweepJob(ctx context.Context, job *jobs.Job[analyticsSweepArgs]) error {
+	_, err := s.EnqueueSyncs(ctx, job.Due)
+	return err
+}
+
+// EnqueueSyncs enqueues one sync job per stored connection at one of the
+// configured platforms for the run intended at run, and returns how many
+// it added. platform.connection_tokens holds a row for every live
+// connection (connected or waiting to be reconnected; the row is deleted
+// at disconnection); the sync of one that needs reconnecting finds no
+// usable tokens and settles. Each sync is unique by (owner, platform,
+// run), so a retried or repeated run doubles nothing.
+func (s *Service) EnqueueSyncs(ctx context.Context, run time.Time) (int, error) {
 	var names []string
 	for n := range s.cfg.Platforms {
 		names = append(names, n)
@@ -68,26 +75,31 @@ func (s *Service) analyticsSweepJob(ctx context.Context, job *jobs.Job[analytics
 	rows, err := s.cfg.Store.DB().QueryContext(ctx, `SELECT owner, provider FROM platform.connection_tokens
 		WHERE provider = ANY($1) ORDER BY owner, provider`, names)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var list []SyncArgs
 	for rows.Next() {
-		a := SyncArgs{Run: job.Due.UTC()}
+		a := SyncArgs{Run: run.UTC()}
 		if err := rows.Scan(&a.Owner, &a.Platform); err != nil {
 			rows.Close()
-			return err
+			return 0, err
 		}
 		list = append(list, a)
 	}
 	if err := rows.Close(); err != nil {
-		return err
+		return 0, err
 	}
+	added := 0
 	for _, a := range list {
-		if _, err := s.cfg.Jobs.Enqueue(ctx, nil, a, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}}); err != nil {
-			return fmt.Errorf("enqueue analytics sync %s %s: %w", a.Owner, a.Platform, err)
+		e, err := s.cfg.Jobs.Enqueue(ctx, nil, a, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}})
+		if err != nil {
+			return added, fmt.Errorf("enqueue analytics sync %s %s: %w", a.Owner, a.Platform, err)
+		}
+		if !e.Duplicate {
+			added++
 		}
 	}
-	return nil
+	return added, nil
 }
 
 // syncJob syncs one account. An account that is not connected (any
@@ -100,7 +112,7 @@ func (s *Service) syncJob(ctx context.Context, job *jobs.Job[SyncArgs]) error {
 	if _, ok := s.cfg.Platforms[a.Platform]; !ok {
 		return nil // the platform is no longer configured here
 	}
-	_, err := s.sync(ctx, a.Owner, a.Platform, func(ctx context.Context, tx *stdsql.Tx) error {
+	_, _, err := s.sync(ctx, a.Owner, a.Platform, func(ctx context.Context, tx *stdsql.Tx) error {
 		return jobs.CompleteTx(ctx, tx, job)
 	})
 	if err != nil && settledSync(err) {
@@ -127,7 +139,11 @@ func (s *Service) SyncNow(ctx context.Context, owner, platform string) (int, err
 	if _, ok := s.cfg.Platforms[platform]; !ok {
 		return 0, fmt.Errorf("content: platform %q is not configured", platform)
 	}
-	return s.sync(ctx, owner, platform, nil)
+	n, ap, err := s.sync(ctx, owner, platform, nil)
+	if err != nil || n == 0 {
+		return 0, err
+	}
+	return n, s.wait(ctx, ap)
 }
 
 // AnalyticsWindow returns the UTC dates (inclusive) of the last days days,
@@ -147,27 +163,28 @@ type dayRow struct {
 // sync reads the account's last SyncDays days from the platform, compares
 // them with what the read model holds and appends one AnalyticsSynced
 // with the days that changed (complete, when given, runs in the same
-// transaction). The read model may lag the stream: a day already recorded
+// transaction), returning how many days it recorded and the append. The
+// read model may lag the stream: a day already recorded
 // but not yet projected is then recorded again with the same numbers,
 // which changes nothing. A number a platform gave once and leaves out
 // later is kept (silence is not a revision); a number never given stays
 // null, never 0.
-func (s *Service) sync(ctx context.Context, owner, platform string, complete func(context.Context, *stdsql.Tx) error) (int, error) {
+func (s *Service) sync(ctx context.Context, owner, platform string, complete func(context.Context, *stdsql.Tx) error) (int, eventstore.Appended, error) {
 	plat := s.cfg.Platforms[platform]
 	acct, err := s.cfg.Connections.Account(ctx, owner, platform)
 	if err != nil {
-		return 0, err
+		return 0, eventstore.Appended{}, err
 	}
 	tokens, ident, err := s.cfg.Connections.Token(ctx, owner, platform)
 	if err != nil {
 		s.cfg.Connections.Report(ctx, owner, platform, err)
-		return 0, err
+		return 0, eventstore.Appended{}, err
 	}
 	from, to := s.AnalyticsWindow(SyncDays)
 	got, err := plat.Insights(ctx, tokens, ident, from, to)
 	if err != nil {
 		s.cfg.Connections.Report(ctx, owner, platform, err)
-		return 0, err
+		return 0, eventstore.Appended{}, err
 	}
 	streamID := content.AnalyticsStream(owner, platform)
 	stream := eventstore.Stream{Type: content.StreamAnalytics, ID: streamID}
@@ -198,10 +215,10 @@ func (s *Service) sync(ctx context.Context, owner, platform string, complete fun
 			return nil
 		})
 	})
-	if err != nil || changed == 0 {
-		return 0, err
+	if err != nil {
+		return 0, eventstore.Appended{}, err
 	}
-	return changed, s.wait(ctx, ap)
+	return changed, ap, nil
 }
 
 // heldDays reads the read model's days of owner's account at platform.

@@ -91,6 +91,9 @@ func CheckAnalyticsPlatform(p string) (string, *kernel.Error) {
 // task whose job writes the file and finishes with an ExportResult.
 // Only platforms with a live connection are exported, as in the API.
 func (s *Service) ExportAnalytics(ctx context.Context, a Actor, format string, days int, platform string) (string, error) {
+	if s.cfg.Blobs == nil || s.cfg.Links == nil {
+		return "", kernel.Unavailable("exports are not configured (no blob store or link key)", nil)
+	}
 	var errs []content.FieldError
 	if f := strings.ToLower(strings.TrimSpace(format)); f != "" && f != ExportCSV {
 		errs = append(errs, content.FieldError{Field: "format", Rule: "enum", Message: "format must be one of: " + ExportCSV})

@@ -116,18 +116,18 @@ func TestAnalyticsNotConnectedAndRowsOnlyFromConnectedPlatforms(t *testing.T) {
 			}
 		}
 	}
-	last := rows[len(rows)-1]
-	prev := rows[len(rows)-3]
-	if last["platform"] != platforms.ShortVideo || rows[len(rows)-2]["platform"] != platforms.PhotoNetwork {
+	// Ordered by date then platform: ..., yesterday's photo, yesterday's
+	// short video, today's photo, today's short video.
+	n := len(rows)
+	if rows[n-1]["platform"] != platforms.ShortVideo || rows[n-2]["platform"] != platforms.PhotoNetwork {
 		t.Fatalf("order: %s", r.Raw)
 	}
-	if got := rows[len(rows)-2]; got["date"] != today.Format(time.DateOnly) || got["views"] != float64(120) || got["likes"] != float64(12) ||
+	if got := rows[n-2]; got["date"] != today.Format(time.DateOnly) || got["views"] != float64(120) || got["likes"] != float64(12) ||
 		got["followers_gained"] != nil {
 		t.Fatalf("today's photo row: %v", got)
 	}
-	if prev["platform"] != platforms.ShortVideo || rows[len(rows)-4]["views"] != float64(80) || rows[len(rows)-4]["likes"] != float64(0) ||
-		rows[len(rows)-4]["comments"] != nil {
-		t.Fatalf("yesterday's photo row (0 given stays 0, nothing given stays null): %v", rows[len(rows)-4])
+	if got := rows[n-4]; got["views"] != float64(80) || got["likes"] != float64(0) || got["comments"] != nil {
+		t.Fatalf("yesterday's photo row (0 given stays 0, nothing given stays null): %v", got)
 	}
 	if !bytes.Contains(r.Raw, []byte(`"followers_gained":null`)) {
 		t.Fatalf("null numbers not written as null: %s", r.Raw)
@@ -387,4 +387,28 @@ func TestAnalyticsValidation(t *testing.T) {
 	}
 	w.must(t, http.StatusUnauthorized, nil, "GET", base+"/analytics/social", nil)
 	w.must(t, http.StatusUnauthorized, nil, "POST", base+"/analytics/social/export", map[string]any{})
+}
+
+func TestAnalyticsSixHourlyRunSyncsEveryConnectedAccount(t *testing.T) {
+	w, f := startWithFakes(t)
+	ada := w.user(t, "ada@analytics.test")
+	bob := w.user(t, "bob@analytics.test")
+	w.connect(t, ada, f, platforms.PhotoNetwork)
+	w.connect(t, ada, f, platforms.ProfessionalNetwork)
+	w.connect(t, bob, f, platforms.PhotoNetwork)
+	photo := f.Server(platforms.PhotoNetwork)
+	photo.SetInsights(photo.Account().ID, w.today(), platformtest.Numbers{Views: num(3)})
+	run := time.Date(2026, 1, 1, 6, 0, 0, 0, time.UTC)
+	n, err := w.Svc.EnqueueSyncs(context.Background(), run)
+	if err != nil || n != 3 {
+		t.Fatalf("enqueued %d syncs (%v), want 3", n, err)
+	}
+	if n, err := w.Svc.EnqueueSyncs(context.Background(), run); err != nil || n != 0 {
+		t.Fatalf("the same run enqueued again: %d %v", n, err)
+	}
+	eventually(t, "every account synced", func() bool {
+		a := w.must(t, http.StatusOK, ada, "GET", base+"/analytics/social?days=1", nil)
+		b := w.must(t, http.StatusOK, bob, "GET", base+"/analytics/social?days=1", nil)
+		return len(rowsOf(a)) == 2 && len(rowsOf(b)) == 1 && rowsOf(b)[0]["views"] == float64(3)
+	})
 }
