@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/strata-platform/strata/commands/connections"
 	cmd "github.com/strata-platform/strata/commands/memory"
 	"github.com/strata-platform/strata/commands/memory/actions"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -51,6 +52,11 @@ type Config struct {
 	// Actions, when set, serves the write-back actions (POST /actions/...)
 	// with the caller's connected accounts; nil: they answer 503.
 	Actions *actions.Service
+	// Connections, when set, serves /connections: the user's connected
+	// accounts at the write-back actions' providers (connect, callback,
+	// token, disconnect); nil: those routes answer 503. Actions should get
+	// its tokens from the same store (ActionTokens).
+	Connections *connections.Service
 }
 
 // API is the memory service's HTTP layer.

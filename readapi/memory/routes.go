@@ -34,5 +34,10 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(m+"/actions/calendar/create", a.need(wr, a.calendarCreate(cfg.Actions))).Methods(post)
 	r.Handle(m+"/actions/issues/create", a.need(wr, a.issueCreate(cfg.Actions))).Methods(post)
 	r.Handle(m+"/actions/notes/page", a.need(wr, a.notesPage(cfg.Actions))).Methods(post)
+	r.Handle(m+"/connections", a.need(rd, a.connectionsList(cfg.Connections))).Methods(get)
+	r.Handle(m+"/connections/{provider}/connect", a.need(wr, a.connectionConnect(cfg.Connections))).Methods(get)
+	r.Handle(m+"/connections/{provider}/callback", a.connectionCallback(cfg.Connections)).Methods(get)
+	r.Handle(m+"/connections/{provider}", a.need(wr, a.connectionToken(cfg.Connections))).Methods(post)
+	r.Handle(m+"/connections/{provider}", a.need(wr, a.connectionDelete(cfg.Connections))).Methods(del)
 	return a
 }
