@@ -53,9 +53,7 @@ func (e *CallError) Error() string {
 	return fmt.Sprintf("%s: %s", e.Class, e.Reason)
 }
 
-// ClassOf returns err's class when it is (or wraps) a *CallError, else
-// Transient for a context deadline before anything was sent and "" for
-// other errors.
+// ClassOf returns err's class when it is (or wraps) a *CallError, else "".
 func ClassOf(err error) Class {
 	var ce *CallError
 	if errors.As(err, &ce) {
@@ -74,8 +72,8 @@ func Fail(class Class, status int, reason string) *CallError {
 // other answers the body is read (up to 64 KiB) and given to reason, which
 // returns the provider's error code or message from it ("" to use the
 // status text); the error is a *CallError: 401 Unauthorized; 429, 502 and
-// 503 Transient; 500 and 504 Unconfirmed unless idempotent (then
-// Transient); 408 Transient; other statuses Refused. A failure before the
+// 503 Transient; 500, 504 and every status above 504 Unconfirmed unless
+// idempotent (then Transient); 408 Transient; other statuses Refused. A failure before the
 // request was fully written is Transient; after it was written and before
 // an answer, Unconfirmed (Transient when idempotent). Adapters refine the
 // class from the provider's own codes (a 403 meaning an expired token is

@@ -122,9 +122,9 @@ func (s *Service) Complete(ctx context.Context, caller, provider, code, rawState
 	}
 	t, err := p.Exchange(ctx, code, st.Redirect, st.Verifier)
 	if err != nil {
-		return domain.Account{}, s.providerError(p, "code exchange", err)
+		return domain.Account{}, s.providerError(p, "code", "code exchange", err)
 	}
-	return s.store(ctx, p, st.Owner, st.Owner, "oauth", t)
+	return s.store(ctx, p, st.Owner, st.Owner, "oauth", "code", t)
 }
 
 // ConnectToken connects owner's account with a token the owner holds (a
@@ -138,15 +138,15 @@ func (s *Service) ConnectToken(ctx context.Context, owner, by, provider string, 
 	if t.AccessToken == "" {
 		return domain.Account{}, kernel.Invalid("access_token", "required", "access_token is required")
 	}
-	return s.store(ctx, p, owner, by, "token", t)
+	return s.store(ctx, p, owner, by, "token", "access_token", t)
 }
 
 // store identifies the account behind t and records it as owner's
-// connection to p, replacing any earlier one.
-func (s *Service) store(ctx context.Context, p Provider, owner, by, method string, t Tokens) (domain.Account, error) {
+// connection to p, replacing any earlier one; a refusal names field.
+func (s *Service) store(ctx context.Context, p Provider, owner, by, method, field string, t Tokens) (domain.Account, error) {
 	id, err := p.Identify(ctx, t)
 	if err != nil {
-		return domain.Account{}, s.providerError(p, "account lookup", err)
+		return domain.Account{}, s.providerError(p, field, "account lookup", err)
 	}
 	var out domain.Account
 	err = s.cfg.Store.InTx(ctx, func(tx *stdsql.Tx) error {
@@ -186,8 +186,9 @@ func (s *Service) useNonce(ctx context.Context, st state) error {
 }
 
 // providerError turns a provider's failure during a flow into a client
-// error: a refused code is 400 on field code; an unreachable provider 503.
-func (s *Service) providerError(p Provider, what string, err error) error {
+// error: a refusal is 400 on field (the code, or the token given); an
+// unreachable provider 503.
+func (s *Service) providerError(p Provider, field, what string, err error) error {
 	var ce *CallError
 	if !errors.As(err, &ce) {
 		if kernel.KindOf(err) != kernel.KindInternal {
@@ -198,7 +199,7 @@ func (s *Service) providerError(p Provider, what string, err error) error {
 	}
 	switch ce.Class {
 	case Refused, Unauthorized:
-		return &kernel.Error{Kind: kernel.KindInvalid, Field: "code", Rule: "accepted_by_provider",
+		return &kernel.Error{Kind: kernel.KindInvalid, Field: field, Rule: "accepted_by_provider",
 			Message: p.Label() + " refused the " + what + ": " + ce.Reason}
 	}
 	return kernel.Unavailable(p.Label()+" did not complete the "+what+" ("+string(ce.Class)+"); try again later", nil)

@@ -75,8 +75,8 @@ func (s *Service) Register(ps ...Provider) error {
 	return nil
 }
 
-// Provider returns the named provider: 404 when there is none by that name
-// among those listed in names (nil: all registered).
+// Provider returns the named provider: 404 when none is registered by
+// that name.
 func (s *Service) Provider(name string) (Provider, error) {
 	s.mu.RLock()
 	p, ok := s.providers[name]

@@ -275,8 +275,12 @@ func (s *Service) RefreshDue(ctx context.Context, ahead time.Duration) (refreshe
 			continue // a provider no longer registered
 		}
 		if _, rerr := s.refresh(ctx, p, k.owner, ahead+s.cfg.RefreshBefore); rerr != nil {
-			if kernel.KindOf(rerr) == kernel.KindConflict {
+			switch kernel.KindOf(rerr) {
+			case kernel.KindConflict:
 				refused++
+				continue
+			case kernel.KindUnavailable:
+				s.cfg.Logger.Warn("connections: refresh failed; retried on the next run", "provider", k.provider, "err", rerr)
 				continue
 			}
 			return refreshed, refused, fmt.Errorf("connections: refresh %s: %w", k.provider, rerr)

@@ -21,7 +21,7 @@ func TestChangedDaysRecordsOnlyChangesAndNeverInventsNumbers(t *testing.T) {
 		{Date: from.AddDate(0, 0, -1), Views: n(1)}, // outside the window
 		{Date: from, Views: n(5)},                   // unchanged
 		{Date: from.AddDate(0, 0, 1), Likes: n(0)},  // views left out: kept; likes given as 0: a change
-		{Date: to},                                  // new day without numbers: recorded, all null
+		{Date: to}, // new day without numbers: recorded, all null
 	}
 	held := map[string]dayRow{
 		"2026-03-08": {account: "acc", n: content.DayNumbers{Date: "2026-03-08", Views: n(5)}},

@@ -161,8 +161,11 @@ func (s *Service) record(ctx context.Context, job *jobs.Job[PublishArgs], p0 *co
 				return err
 			}
 			if next != nil {
-				if _, err := s.cfg.Jobs.Enqueue(ctx, tx, *next, &jobs.Opts{At: ev.(*content.TargetRetryScheduled).Next,
-					Unique: &jobs.Unique{ByArgs: true}}); err != nil {
+				opts := &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}}
+				if at := ev.(*content.TargetRetryScheduled).Next; at.After(now) {
+					opts.At = at
+				}
+				if _, err := s.cfg.Jobs.Enqueue(ctx, tx, *next, opts); err != nil {
 					return err
 				}
 			}

@@ -26,7 +26,7 @@ func targetOrTask(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) err
 		return postStatus(ctx, tx, ev.PostID, ev.At)
 	case *content.TargetStarted:
 		return target(ctx, tx, ev.PostID, ev.TargetID, ev.At,
-			`UPDATE targets SET state = 'sending', attempt = $2, started_at = $3, updated_at = $3 WHERE id = $1`, []any{ev.Attempt},
+			`UPDATE targets SET state = 'sending', attempt = $2, started_at = $3, updated_at = $3 WHERE id = $1`, []any{ev.Attempt, ev.At},
 			`UPDATE tasks SET status = 'processing', progress = 50, stage = 'sending', updated_at = $2 WHERE id = $1`, nil)
 	case *content.TargetRetryScheduled:
 		return target(ctx, tx, ev.PostID, ev.TargetID, ev.At,
@@ -113,9 +113,11 @@ func taskOrAnalytics(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) 
 		for _, d := range ev.Days {
 			if _, err = tx.ExecContext(ctx, `INSERT INTO analytics (owner, platform, account_id, day, views, likes, comments, shares, followers_gained, synced_at)
 				VALUES ($1, $2, $3, $4::date, $5, $6, $7, $8, $9, $10)
-				ON CONFLICT (owner, platform, day) DO UPDATE SET account_id = excluded.account_id, views = excluded.views,
-					likes = excluded.likes, comments = excluded.comments, shares = excluded.shares,
-					followers_gained = excluded.followers_gained, synced_at = excluded.synced_at`,
+				ON CONFLICT (owner, platform, day) DO UPDATE SET account_id = excluded.account_id,
+					views = COALESCE(excluded.views, analytics.views), likes = COALESCE(excluded.likes, analytics.likes),
+					comments = COALESCE(excluded.comments, analytics.comments), shares = COALESCE(excluded.shares, analytics.shares),
+					followers_gained = COALESCE(excluded.followers_gained, analytics.followers_gained),
+					synced_at = excluded.synced_at`,
 				ev.Owner, ev.Platform, ev.AccountID, d.Date, d.Views, d.Likes, d.Comments, d.Shares, d.FollowersGained, ev.At); err != nil {
 				return err
 			}

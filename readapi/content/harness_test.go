@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -48,8 +49,12 @@ type world struct {
 
 func start(t *testing.T, plats ...platforms.Platform) *world {
 	t.Helper()
+	t.Parallel()
 	api := identitytest.StartWithEvents(t, readidentity.Options{}, append(content.Events(), domconn.Events()...))
 	logger := slog.New(slog.DiscardHandler)
+	if os.Getenv("STRATA_TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, nil))
+	}
 	runner, err := projections.NewRunner(api.DB, api.Reg, projections.NewSignal(), logger,
 		projections.Config{PollInterval: 5 * time.Millisecond}, projcontent.Projector{})
 	if err != nil {
@@ -93,9 +98,9 @@ func start(t *testing.T, plats ...platforms.Platform) *world {
 	links := blobs.NewLinks(api.Master.Derive("content download links"), api.Clock.Now)
 	blobStore := blobs.NewLocal(t.TempDir())
 	svc := cmd.New(cmd.Config{Store: api.Store, Connections: conn, Platforms: byName, Jobs: js,
-		Media: &cmd.Fetcher{Client: client, Dir: t.TempDir()}, Blobs: blobStore, Links: links, Clock: api.Clock,
+		Media: &cmd.Fetcher{Client: client, Dir: t.TempDir()}, Blobs: blobStore, Links: links, DownloadBase: api.URL, Clock: api.Clock,
 		IDs: eventstore.NewULIDs(api.Clock), Logger: logger, PublishTimeout: 3 * time.Second,
-		RetryDelay: func(int) time.Duration { return 50 * time.Millisecond }, Wait: wait})
+		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}

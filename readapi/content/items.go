@@ -68,7 +68,7 @@ func (a *API) items(ctx context.Context, f itemFilter) ([]itemJSON, error) {
 	if !f.To.IsZero() {
 		to = f.To
 	}
-	rows, err := a.db.QueryContext(ctx, `SELECT id, twin_id, title, platforms, status, reason, scheduled_at, script, media, warnings,
+	rows, err := a.db.QueryContext(ctx, `SELECT id, twin_id, title, to_jsonb(platforms), status, reason, scheduled_at, script, media, warnings,
 			created_at, updated_at
 		FROM rm_content_v1.posts
 		WHERE owner = $1 AND origin = $2 AND deleted_at IS NULL AND ($3 = '' OR id = $3::text::uuid)
@@ -84,9 +84,14 @@ func (a *API) items(ctx context.Context, f itemFilter) ([]itemJSON, error) {
 		var it itemJSON
 		var twin, reason *string
 		var platforms []string
+		var rawPlatforms []byte
 		var at, created, updated time.Time
-		if err := rows.Scan(&it.ID, &twin, &it.Title, &platforms, &it.Status, &reason, &at, &it.Script, &it.Media, &it.Warnings,
+		if err := rows.Scan(&it.ID, &twin, &it.Title, &rawPlatforms, &it.Status, &reason, &at, &it.Script, &it.Media, &it.Warnings,
 			&created, &updated); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := json.Unmarshal(rawPlatforms, &platforms); err != nil {
 			rows.Close()
 			return nil, err
 		}

@@ -319,14 +319,6 @@ func (a *API) connectionToken(svc *connections.Service) func(http.ResponseWriter
 		}
 		owner := ConnectionOwner(c.UserID)
 		acc, err := svc.ConnectToken(r.Context(), owner, owner, kind, t)
-		// The store names the provider's refusal after the OAuth flow's
-		// code; here what was refused is the token.
-		var ke *kernel.Error
-		if errors.As(err, &ke) && ke.Field == "code" {
-			e := *ke
-			e.Field = "access_token"
-			err = &e
-		}
 		writeJSON(w, r, http.StatusCreated, map[string]any{"connection": toConnection(acc)}, err)
 	})
 }
