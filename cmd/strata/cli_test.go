@@ -118,7 +118,7 @@ func TestOperatorCommandsOnAPopulatedDatabase(t *testing.T) {
 	if err := json.Unmarshal([]byte(c.mustRun("projections", "status", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st) != 12 { // eventstore.catalog.v1, builder.sessions.v1, captable.v1, community.v1, hackathon.v1, voice.v1, memory.v1, payments.v1, gateway.credits.v1, briefing.v1, audit.v1 and datamarket.v1
+	if len(st) != 13 { // eventstore.catalog.v1, builder.sessions.v1, captable.v1, community.v1, hackathon.v1, voice.v1, memory.v1, payments.v1, gateway.credits.v1, briefing.v1, audit.v1, datamarket.v1 and content.v1
 		t.Fatalf("status after rebuild lists %d projectors: %+v", len(st), st)
 	}
 	for _, p := range st {

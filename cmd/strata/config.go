@@ -98,6 +98,9 @@ type Config struct {
 	Audit AuditConfig
 	// Data is the data marketplace's configuration (STRATA_DATA_*).
 	Data DataConfig
+	// Content is the content workflow's and the connected accounts'
+	// configuration (STRATA_SOCIAL_*, STRATA_CONNECT_*, STRATA_CONTENT_*).
+	Content ContentConfig
 }
 
 var defaultAddrs = map[string]string{
@@ -264,6 +267,9 @@ func loadConfig(env map[string]string) (Config, error) {
 		return c, err
 	}
 	if c.Data, err = loadDataConfig(env); err != nil {
+		return c, err
+	}
+	if c.Content, err = loadContentConfig(env); err != nil {
 		return c, err
 	}
 	if path := get(cmdgateway.UpstreamsEnv, ""); path != "" {

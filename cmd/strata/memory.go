@@ -57,7 +57,7 @@ func memoryRoutes(surface string, r *mux.Router, app *App) {
 	if surface != "api" || app.Memory == nil || app.Auth == nil {
 		return
 	}
-	cfg := readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth}
+	cfg := readmemory.Config{Service: app.Memory, DB: app.Store.DB(), Auth: app.Auth, Actions: app.actions, Connections: app.Connections}
 	if app.Config.Embeddings.URL != "" {
 		ec := app.Config.Embeddings
 		ec.Logger = app.Logger

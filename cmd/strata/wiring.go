@@ -14,10 +14,13 @@ import (
 	cmdbuilder "github.com/strata-platform/strata/commands/builder"
 	cmdcaptable "github.com/strata-platform/strata/commands/captable"
 	cmdcommunity "github.com/strata-platform/strata/commands/community"
+	"github.com/strata-platform/strata/commands/connections"
+	"github.com/strata-platform/strata/commands/content/platforms"
 	cmddata "github.com/strata-platform/strata/commands/datamarket"
 	cmdhackathon "github.com/strata-platform/strata/commands/hackathon"
 	"github.com/strata-platform/strata/commands/jobs"
 	cmdmemory "github.com/strata-platform/strata/commands/memory"
+	"github.com/strata-platform/strata/commands/memory/actions"
 	cmdpayments "github.com/strata-platform/strata/commands/payments"
 	cmdplans "github.com/strata-platform/strata/commands/plans"
 	cmdvoice "github.com/strata-platform/strata/commands/voice"
@@ -26,6 +29,8 @@ import (
 	"github.com/strata-platform/strata/domain/builder"
 	"github.com/strata-platform/strata/domain/captable"
 	"github.com/strata-platform/strata/domain/community"
+	domconn "github.com/strata-platform/strata/domain/connections"
+	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/domain/datamarket"
 	gwcatalog "github.com/strata-platform/strata/domain/gateway/catalog"
 	gwcredits "github.com/strata-platform/strata/domain/gateway/credits"
@@ -44,6 +49,7 @@ import (
 	projcaptable "github.com/strata-platform/strata/projections/captable"
 	"github.com/strata-platform/strata/projections/catalog"
 	projcommunity "github.com/strata-platform/strata/projections/community"
+	projcontent "github.com/strata-platform/strata/projections/content"
 	projdata "github.com/strata-platform/strata/projections/datamarket"
 	"github.com/strata-platform/strata/projections/foundersessions"
 	projgateway "github.com/strata-platform/strata/projections/gateway"
@@ -118,6 +124,12 @@ type App struct {
 	Gateway *gatewayContext
 	// Metrics is the /metrics registry, for contexts' collectors.
 	Metrics prometheus.Registerer
+	// Connections keeps the accounts owners connect at outside providers
+	// (social platforms, write-back providers).
+	Connections *connections.Service
+	platforms   map[string]platforms.Platform
+	actions     *actions.Service
+	content     *contentParts
 }
 
 // Wiring is the explicit list of everything Strata runs: the event types of
@@ -149,7 +161,7 @@ type Wiring struct {
 var productionWiring = Wiring{
 	Events: func(reg *eventstore.Registry) error {
 		for _, evs := range [][]func() kernel.Event{identity.Events(), builder.Events(), captable.CompanyEvents(), captable.AccountEvents(),
-			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), audit.Events(), datamarket.Events(), projections.Events()} {
+			community.Events(), hackathon.Events(), voice.Events(), memory.Events(), payments.Events(), plans.Events(), gwcatalog.Events(), gwcredits.Events(), briefing.Events(), audit.Events(), datamarket.Events(), content.Events(), domconn.Events(), projections.Events()} {
 			if err := registerAll(reg, evs); err != nil {
 				return err
 			}
@@ -158,7 +170,7 @@ var productionWiring = Wiring{
 	},
 	Projectors: func(reg *eventstore.Registry, keys *shred.KeyRing) []projections.Projector {
 		return []projections.Projector{catalog.New(reg.Names()), foundersessions.Projector{}, projcaptable.Projector{},
-			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}, projaudit.Projector{}, projdata.Projector{}}
+			projcommunity.Projector{}, projhackathon.Projector{}, projvoice.Projector{Keys: keys}, projmemory.Projector{Keys: keys}, projpayments.Projector{}, projgateway.CreditsProjector{}, projbriefing.Projector{}, projaudit.Projector{}, projdata.Projector{}, projcontent.Projector{}}
 	},
 	Start: func(ctx context.Context, app *App) error {
 		if err := startIdentity(ctx, app); err != nil {
@@ -177,6 +189,9 @@ var productionWiring = Wiring{
 			return err
 		}
 		if err := startVoice(ctx, app); err != nil {
+			return err
+		}
+		if err := startConnections(ctx, app); err != nil {
 			return err
 		}
 		if err := startMemory(ctx, app); err != nil {
@@ -198,6 +213,9 @@ var productionWiring = Wiring{
 			return err
 		}
 		if err := startDatamarket(ctx, app); err != nil {
+			return err
+		}
+		if err := startContent(ctx, app); err != nil {
 			return err
 		}
 		return startProvisioning(ctx, app)
@@ -227,6 +245,7 @@ var productionWiring = Wiring{
 		briefingRoutes(surface, r, app)
 		auditRoutes(surface, r, app)
 		datamarketRoutes(surface, r, app)
+		contentRoutes(surface, r, app)
 		discoveryRoutes(surface, r, app)
 	},
 }

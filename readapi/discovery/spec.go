@@ -69,6 +69,7 @@ var tags = []struct{ name, desc string }{
 	{"Payments", "Subscriptions through the provider's hosted checkout, the billing portal, history and the provider's webhook."},
 	{"Audit", "The agent-readiness audit: quick scans, stored reports, unlock, leads, benchmarks and the badge. Public, rate limited per client address."},
 	{"Data", "The data marketplace: imported datasets (an SMB directory, domain enrichment, Montana livestock markets and web3 entities, Santa Cruz County parcels) in stable file order with search, filters and version pins, seed data, industries, lead scores and DCAT-US metadata. Public, 60 requests a minute per client address."},
+	{"Content", "The content workflow: twins wired to memory, a content calendar checked against each platform's limits when scheduled and dispatched without double posts, connected social accounts, publishing, tasks, social analytics and signed exports (X-API-Key)."},
 	{"Briefing", "The agent briefing for Strata's own agents (internal: X-Internal-API-Key)."},
 	{"Admin", "Platform administration."},
 }
@@ -79,6 +80,7 @@ const mem = "/api/v1/public/memory/v2"
 const ax = "/api/v1/public/ax-audit"
 const intel = "/api/v1/internal/intelligence"
 const data = "/api/v1/public/data"
+const pub = "/api/v1/public"
 
 // dataPage are a dataset page's parameters; a page answers {data or
 // records, total, total_relation, page, per_page, has_more, dataset,
@@ -197,6 +199,16 @@ var operations = []op{
 	{method: "GET", path: "/mcp", id: "mcpGet", tag: "Memory", summary: "MCP server: event stream", desc: "The memory service as a Model Context Protocol server (streamable HTTP): the session's server-sent events.", access: mcp, res: "-text", resType: "text/event-stream", errs: []int{400, 404}},
 	{method: "POST", path: "/mcp", id: "mcpPost", tag: "Memory", summary: "MCP server: JSON-RPC", desc: "The memory service as a Model Context Protocol server: tools remember, recall, forget, relate, merge_entities, reflect, profile, timeline, context. Each tool checks its scope.", access: mcp, body: "-jsonrpc", res: "-object", errs: []int{400, 404}},
 	{method: "DELETE", path: "/mcp", id: "mcpDelete", tag: "Memory", summary: "MCP server: end a session", desc: "Ends the MCP session named by Mcp-Session-Id.", access: mcp, errs: []int{400, 404}},
+	{method: "POST", path: mem + "/actions/chat/send", id: "actionChatSend", tag: "Memory", summary: "Write-back: send a chat message", desc: "{channel (name or id), message, thread_ts} → {ts, channel, message} through the connected chat account (Slack's chat.postMessage). 409 not_connected names the provider kind to connect; 422 the provider refused; 503 unavailable; 502/504 the outcome is unknown and was not retried.", access: memWrite, body: "-{channel, message, thread_ts}", res: "-object", errs: []int{400, 409, 422, 502, 503, 504}},
+	{method: "POST", path: mem + "/actions/mail/reply", id: "actionMailReply", tag: "Memory", summary: "Write-back: reply to a mail thread", desc: "{thread_id, body (plain or HTML), cc[]} → {id, thread_id, message}: a reply in the thread (In-Reply-To, References, Re: subject) sent through the connected mail account (Gmail).", access: memWrite, body: "-{thread_id, body, cc}", res: "-object", errs: []int{400, 409, 422, 502, 503, 504}},
+	{method: "POST", path: mem + "/actions/calendar/create", id: "actionCalendarCreate", tag: "Memory", summary: "Write-back: create a calendar event", desc: "{title, start, end (ISO 8601), description, attendees[], calendar_id (primary)} → {id, html_link, message} (Google Calendar).", access: memWrite, body: "-{title, start, end, description, attendees, calendar_id}", res: "-object", errs: []int{400, 409, 422, 502, 503, 504}},
+	{method: "POST", path: mem + "/actions/issues/create", id: "actionIssuesCreate", tag: "Memory", summary: "Write-back: open an issue", desc: "{repo (owner/repo), title, body (markdown), labels[]} → {number, html_url, message} (GitHub's issues API).", access: memWrite, body: "-{repo, title, body, labels}", res: "-object", errs: []int{400, 409, 422, 502, 503, 504}},
+	{method: "POST", path: mem + "/actions/notes/page", id: "actionNotesPage", tag: "Memory", summary: "Write-back: create a notes page", desc: "{parent_id (page or database id), title, content (plain or markdown)} → {id, url, message} (Notion's pages API).", access: memWrite, body: "-{parent_id, title, content}", res: "-object", errs: []int{400, 409, 422, 502, 503, 504}},
+	{method: "GET", path: mem + "/connections", id: "listConnections", tag: "Memory", summary: "Write-back connections", desc: "{connections: [{provider, status (connected, needs_reconnect, not_connected), account_id, handle, connected_at, reason}]} for chat, mail, calendar, issues and notes.", access: memRead, res: "-object"},
+	{method: "GET", path: mem + "/connections/{provider}/connect", id: "connectProvider", tag: "Memory", summary: "Connect a provider (OAuth)", desc: "302 to the provider's authorization page (state sealed and bound to the caller, PKCE where the provider takes it); 200 {authorization_url, state, expires_in} for a client that accepts only JSON; 503 naming the missing settings when the provider is not configured.", access: memWrite, params: []param{q("redirect_uri", "Where the provider returns the code (default: the callback below).")}, status: 302, res: "-object", errs: []int{400, 404, 503}},
+	{method: "GET", path: mem + "/connections/{provider}/callback", id: "connectProviderCallback", tag: "Memory", summary: "Finish a provider connection", desc: "Exchanges the code; tokens are stored sealed. The state names the owner; a tampered, expired or reused state is 400.", params: []param{q("code", "The authorization code."), q("state", "The state from the connect step.")}, res: "-object", errs: []int{400, 404, 503}},
+	{method: "POST", path: mem + "/connections/{provider}", id: "connectProviderToken", tag: "Memory", summary: "Connect a provider with a token", desc: "{access_token, refresh_token, expires_in}: a token the user holds (a personal access token, a bot token); the provider must accept it.", access: memWrite, body: "-{access_token, refresh_token, expires_in}", status: 201, res: "-object", errs: []int{400, 404, 503}},
+	{method: "DELETE", path: mem + "/connections/{provider}", id: "disconnectProvider", tag: "Memory", summary: "Disconnect a provider", desc: "Revokes the tokens at the provider where it can and forgets them; 404 when nothing is connected.", access: memWrite, res: "-object", errs: []int{404}},
 
 	// Gateway.
 	{method: "GET", path: "/v1/public/models", id: "listModels", tag: "Gateway", summary: "The model catalog", desc: "Every live model and the smart routers; ETag and Last-Modified, 304 while nothing changed.", access: user, res: "ModelList", head: true},
@@ -247,6 +259,34 @@ var operations = []op{
 	{method: "GET", path: data + "/datasets", id: "listDatasets", tag: "Data", summary: "Datasets", desc: "Every public dataset with its current version's provenance.", res: "-object", errs: []int{429}, head: true},
 	{method: "GET", path: data + "/datasets/{dataset}", id: "getDataset", tag: "Data", summary: "A dataset's metadata", desc: "Its schema, filters, refresh schedule and every version with its provenance and status.", res: "-object", errs: []int{404, 429}, head: true},
 	{method: "GET", path: data + "/datasets/{dataset}/versions/{version}", id: "getDatasetVersion", tag: "Data", summary: "A dataset version", desc: "Its provenance, counts, facets and row errors (the first 100).", res: "-object", errs: []int{400, 404, 429}, head: true},
+
+	// Content workflow.
+	{method: "GET", path: pub + "/tasks/{task_id}", id: "getTask", tag: "Content", summary: "A task", desc: "{task_id, kind, status (queued, processing, done, error), progress 0-100 from the stages reached, stage, result (null until done), error}.", access: user, res: "-object", errs: []int{404}},
+	{method: "GET", path: "/api/v1/tasks/{task_id}", id: "getTaskFrontend", tag: "Content", summary: "A task (frontend path)", desc: "As /api/v1/public/tasks/{task_id}.", access: user, res: "-object", errs: []int{404}},
+	{method: "POST", path: pub + "/twins", id: "createTwin", tag: "Content", summary: "Create a twin", desc: "{name, voice_id, style_tags[], persona_prompt, platform_defaults} → 201 with memory_namespace twin_<id>, usable at once with the memory service. 422 schema (a missing name), 400 a rule.", access: user, body: "-{name, voice_id, style_tags, persona_prompt, platform_defaults}", status: 201, res: "-object", errs: []int{400, 422}},
+	{method: "GET", path: pub + "/twins", id: "listTwins", tag: "Content", summary: "Twins", desc: "The caller's twins, oldest first, as a JSON array (X-Total-Count).", access: user, params: paging, res: "-array", errs: []int{400}},
+	{method: "GET", path: pub + "/twins/{twin_id}", id: "getTwin", tag: "Content", summary: "A twin", desc: "404 once deleted.", access: user, res: "-object", errs: []int{404}},
+	{method: "PATCH", path: pub + "/twins/{twin_id}", id: "updateTwin", tag: "Content", summary: "Update a twin", desc: "Only the fields given change.", access: user, body: "-{name, voice_id, style_tags, persona_prompt, platform_defaults}", res: "-object", errs: []int{400, 404, 422}},
+	{method: "DELETE", path: pub + "/twins/{twin_id}", id: "deleteTwin", tag: "Content", summary: "Delete a twin", desc: "204; a soft delete: later reads answer 404.", access: user, status: 204, errs: []int{404}},
+	{method: "POST", path: pub + "/content/calendar", id: "scheduleItem", tag: "Content", summary: "Schedule a calendar item", desc: "{twin_id, title, platform (photo_network, short_video, professional_network, video_site), scheduled_at, script, media[] {url, kind} or reel_url, allow_duplicate} → 201. Checked now against the platform's limits (GET /content/calendar/limits): 400 lists every failed rule; warnings say what the item still lacks to publish. 409 duplicate_of: same twin, platform and text, or the same hour.", access: user, body: "-{twin_id, title, platform, scheduled_at, script, media, reel_url, allow_duplicate}", status: 201, res: "-object", errs: []int{400, 404, 409, 422}},
+	{method: "GET", path: pub + "/content/calendar", id: "listItems", tag: "Content", summary: "The content calendar", desc: "Items by scheduled_at as a JSON array, each with its publish targets (one per connected account: state, attempt, failure class and reason, the platform's post id and URL).", access: user, params: append([]param{q("platform", "A platform."), q("status", "scheduled, published or failed."), q("from_date", "RFC 3339 date-time or date."), q("to_date", "RFC 3339 date-time or date (a date includes its day).")}, paging...), res: "-array", errs: []int{400}},
+	{method: "GET", path: pub + "/content/calendar/export.ics", id: "exportCalendarICS", tag: "Content", summary: "Calendar as iCalendar", desc: "The items the list's filters select as RFC 5545 VEVENTs (UID <id>@strata-content).", access: user, params: []param{q("platform", "A platform."), q("status", "scheduled, published or failed."), q("from_date", "From."), q("to_date", "To.")}, res: "-text", resType: "text/calendar", errs: []int{400}},
+	{method: "GET", path: pub + "/content/calendar/export.csv", id: "exportCalendarCSV", tag: "Content", summary: "Calendar as CSV", desc: "The items the list's filters select, one row each; formula-looking cells defused.", access: user, params: []param{q("platform", "A platform."), q("status", "scheduled, published or failed."), q("from_date", "From."), q("to_date", "To.")}, res: "-text", resType: "text/csv", errs: []int{400}},
+	{method: "POST", path: pub + "/content/calendar/retry-failed", id: "retryFailedItems", tag: "Content", summary: "Retry all failed items", desc: "{platform, reason, limit (1-500, 100)}: a new attempt for every failed item of the platform with that failure reason (unconfirmed ones too: this is the founder's decision).", access: user, body: "-{platform, reason, limit}", res: "-object", errs: []int{400, 422}},
+	{method: "GET", path: pub + "/content/calendar/limits", id: "getPlatformLimits", tag: "Content", summary: "Per-platform limits", desc: "The versioned limits table items are checked against: text length and how it is counted, title, hashtags, mentions, media count and kinds, with sources.", access: user, res: "-object"},
+	{method: "GET", path: pub + "/content/calendar/{item_id}", id: "getItem", tag: "Content", summary: "A calendar item", desc: "With its targets; 404 once deleted.", access: user, res: "-object", errs: []int{404}},
+	{method: "DELETE", path: pub + "/content/calendar/{item_id}", id: "deleteItem", tag: "Content", summary: "Delete a calendar item", desc: "204; not dispatched afterwards; 409 while it is being sent.", access: user, status: 204, errs: []int{404, 409}},
+	{method: "POST", path: pub + "/content/calendar/{item_id}/retry", id: "retryItem", tag: "Content", summary: "Retry a failed item", desc: "202: a new attempt for each failed platform; 409 when none failed.", access: user, status: 202, res: "-object", errs: []int{404, 409}},
+	{method: "GET", path: pub + "/social/connect/{platform}", id: "connectSocial", tag: "Content", summary: "Connect a social account", desc: "302 to the platform's OAuth page (state bound to the caller, PKCE where the platform takes it); 200 JSON {authorization_url, state, expires_in} for a client that accepts only JSON; 503 naming the missing settings.", access: user, params: []param{q("redirect_uri", "Registered with the platform (default: this server's callback).")}, status: 302, res: "-object", errs: []int{400, 404, 503}},
+	{method: "GET", path: pub + "/social/callback/{platform}", id: "socialCallback", tag: "Content", summary: "Finish a social connection", desc: "Exchanges the code and stores the tokens sealed (AES-256-GCM); the state names the owner; a tampered, expired or reused state is 400.", params: []param{q("code", "The code."), q("state", "The state.")}, res: "-object", errs: []int{400, 404, 503}},
+	{method: "GET", path: pub + "/social/accounts", id: "listSocialAccounts", tag: "Content", summary: "Connected social accounts", desc: "{accounts: [{id, platform, handle, connected_at, status (connected, needs_reconnect), reason}]}.", access: user, res: "-object"},
+	{method: "DELETE", path: pub + "/social/disconnect/{platform}", id: "disconnectSocial", tag: "Content", summary: "Disconnect a social account", desc: "Revokes at the platform where it can and forgets the tokens; 404 when nothing is connected.", access: user, res: "-object", errs: []int{404}},
+	{method: "POST", path: pub + "/social/publish", id: "publishSocial", tag: "Content", summary: "Publish now", desc: "{platforms[], reel_url, caption, twin_id, title} → 202 {job_id, status, results[] {platform, task_id, status}}; a platform without a connected account is an error result (not_connected). reel_url is fetched through the SSRF-safe client.", access: user, body: "-{platforms, reel_url, caption, twin_id, title}", status: 202, res: "-object", errs: []int{400, 404, 422}},
+	{method: "GET", path: pub + "/social/publish/{job_id}", id: "getPublishJob", tag: "Content", summary: "A publish job", desc: "Its status and each platform's result.", access: user, res: "-object", errs: []int{404}},
+	{method: "GET", path: pub + "/analytics/social", id: "getSocialAnalytics", tag: "Content", summary: "Social analytics", desc: "{rows [{platform, date, views, likes, comments, shares, followers_gained}], platforms [{platform, status, last_synced_at}]}: numbers as the platforms reported them (null where a platform gives none), synced every 6 hours; a platform with no connected account is not_connected, never numbers.", access: user, params: []param{q("platform", "all (default) or a platform."), qi("days", "1-365 (30)."), q("twin_id", "A twin of yours (analytics are per account).")}, res: "-object", errs: []int{400, 404}},
+	{method: "GET", path: pub + "/analytics/social/summary", id: "getSocialAnalyticsSummary", tag: "Content", summary: "Analytics totals and deltas", desc: "Per connected platform and overall: totals over the window, the previous window and the deltas (null where a side has no number).", access: user, params: []param{qi("days", "1-365 (30).")}, res: "-object", errs: []int{400}},
+	{method: "POST", path: pub + "/analytics/social/export", id: "exportSocialAnalytics", tag: "Content", summary: "Export analytics", desc: "{format (csv), days, platform} → 202 {task_id}; the task's result.download_url is a signed link valid for one hour (403 when altered, 410 once expired).", access: user, body: "-{format, days, platform}", status: 202, res: "-object", errs: []int{400, 422}},
+	{method: "GET", path: pub + "/downloads/{token}", id: "download", tag: "Content", summary: "A signed download", desc: "The file a signed link grants (no credentials: the link is one); 403 altered, 410 expired.", res: "-text", resType: "application/octet-stream", errs: []int{403, 410}},
 
 	// Briefing.
 	{method: "GET", path: intel + "/agent-briefing", id: "getAgentBriefing", tag: "Briefing", summary: "An agent's briefing", desc: "The agent's unconsumed signals, correlations, market regime and trending companies.", access: internal, params: []param{qr("agent", "The agent (ir_agent, sales_agent, scout...)."), qi("since_hours", "1-8760 (24)."), qi("limit", "1-500 (50).")}, res: "Briefing", errs: []int{400}},
@@ -312,7 +352,8 @@ func bodySchema(name string) js {
 
 var errorResponses = map[int]string{
 	400: "BadRequest", 401: "Unauthorized", 402: "PaymentRequired", 403: "Forbidden", 404: "NotFound", 409: "Conflict",
-	410: "Gone", 413: "PayloadTooLarge", 429: "TooManyRequests", 502: "BadGateway", 503: "ServiceUnavailable",
+	410: "Gone", 413: "PayloadTooLarge", 422: "UnprocessableContent", 429: "TooManyRequests", 502: "BadGateway",
+	503: "ServiceUnavailable", 504: "GatewayTimeout",
 }
 
 func (o op) operation(method string) js {
@@ -399,19 +440,21 @@ func problemResponse(desc string, extra js) js {
 func components() js {
 	retry := js{"Retry-After": js{"description": "Seconds to wait.", "schema": js{"type": "integer"}}}
 	responses := js{
-		"BadRequest":         problemResponse("Invalid input: field and rule name the member at fault.", nil),
-		"Unauthorized":       problemResponse("Missing or invalid credentials.", js{"headers": js{"WWW-Authenticate": js{"description": "Bearer realm=\"strata\", resource_metadata=\"<base>/.well-known/oauth-protected-resource\" (RFC 6750, RFC 9728).", "schema": js{"type": "string"}}}}),
-		"PaymentRequired":    problemResponse("Not enough credits (insufficient_credits) or the checkout is not paid.", nil),
-		"Forbidden":          problemResponse("Valid credentials without the right: an API key on a session route, an OAuth token without the scope (insufficient_scope), a role too low.", nil),
-		"NotFound":           problemResponse("Not found (or another organization's).", nil),
-		"Conflict":           problemResponse("The state refuses the change.", nil),
-		"Gone":               problemResponse("Existed once and was withdrawn for good (a retracted or purged dataset version).", nil),
-		"PayloadTooLarge":    problemResponse("The body is over the limit.", nil),
-		"TooManyRequests":    problemResponse("Rate limited; retry after Retry-After seconds.", js{"headers": retry}),
-		"BadGateway":         problemResponse("The upstream answered something unusable.", nil),
-		"ServiceUnavailable": problemResponse("A dependency is not configured or not available; detail names it.", js{"headers": retry}),
-		"OAuthBadRequest":    js{"description": "RFC 6749 error.", "content": js{"application/json": js{"schema": ref("OAuthError")}}},
-		"OAuthUnauthorized":  js{"description": "invalid_client, with a Basic challenge.", "content": js{"application/json": js{"schema": ref("OAuthError")}}},
+		"BadRequest":           problemResponse("Invalid input: field and rule name the member at fault.", nil),
+		"Unauthorized":         problemResponse("Missing or invalid credentials.", js{"headers": js{"WWW-Authenticate": js{"description": "Bearer realm=\"strata\", resource_metadata=\"<base>/.well-known/oauth-protected-resource\" (RFC 6750, RFC 9728).", "schema": js{"type": "string"}}}}),
+		"PaymentRequired":      problemResponse("Not enough credits (insufficient_credits) or the checkout is not paid.", nil),
+		"Forbidden":            problemResponse("Valid credentials without the right: an API key on a session route, an OAuth token without the scope (insufficient_scope), a role too low.", nil),
+		"NotFound":             problemResponse("Not found (or another organization's).", nil),
+		"Conflict":             problemResponse("The state refuses the change.", nil),
+		"Gone":                 problemResponse("Existed once and was withdrawn for good (a retracted or purged dataset version, an expired download link).", nil),
+		"UnprocessableContent": problemResponse("The body does not match the schema (not JSON, a member of the wrong type, unknown or missing), or a provider refused the request.", nil),
+		"GatewayTimeout":       problemResponse("A provider was sent the request and did not answer: the outcome is unknown and it was not retried.", nil),
+		"PayloadTooLarge":      problemResponse("The body is over the limit.", nil),
+		"TooManyRequests":      problemResponse("Rate limited; retry after Retry-After seconds.", js{"headers": retry}),
+		"BadGateway":           problemResponse("The upstream answered something unusable (or failed after the request was sent: outcome unknown).", nil),
+		"ServiceUnavailable":   problemResponse("A dependency is not configured or not available; detail names it.", js{"headers": retry}),
+		"OAuthBadRequest":      js{"description": "RFC 6749 error.", "content": js{"application/json": js{"schema": ref("OAuthError")}}},
+		"OAuthUnauthorized":    js{"description": "invalid_client, with a Basic challenge.", "content": js{"application/json": js{"schema": ref("OAuthError")}}},
 	}
 	for _, code := range []int{400, 402, 403, 404, 429, 502, 503} {
 		name := errorResponses[code]
