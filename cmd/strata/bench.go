@@ -24,12 +24,12 @@ import (
 // embedded cluster) and dropped at the end, also on error or interrupt. The
 // user's database is only used to reach the server.
 func (c *command) bench(ctx context.Context, args []string) error {
-	if len(args) == 0 || !slices.Contains([]string{"eventstore", "identity", "oauth", "captable", "community", "memory", "gateway", "builder", "hackathon", "voice", "briefing", "audit", "data"}, args[0]) {
+	if len(args) == 0 || !slices.Contains([]string{"eventstore", "identity", "oauth", "captable", "community", "memory", "gateway", "builder", "hackathon", "voice", "briefing", "audit", "data", "content"}, args[0]) {
 		what := "no subcommand"
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q", args[0])
 		}
-		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data [--quick]", errUsage, what)
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data|content [--quick]", errUsage, what)
 	}
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
@@ -107,6 +107,9 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	}
 	if args[0] == "data" {
 		return c.benchData(ctx, scratch, *quick)
+	}
+	if args[0] == "content" {
+		return c.benchContent(ctx, scratch, *quick)
 	}
 	c.logger.Info("bench running in a scratch database", "database", scratch.Name, "mode", opts.Mode)
 	opts.DB, opts.URL, opts.Logger, opts.Progress = scratch.DB, scratch.URL, c.logger, c.stderr
