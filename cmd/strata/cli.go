@@ -53,7 +53,7 @@ Usage:
                                    give back (part of) a debited request's cost, once per request
   strata captable set-plan EMAIL FREE|STARTER|PROFESSIONAL|ENTERPRISE
                                    put a cap-table account on a plan (monthly quota and per-minute burst)
-  strata bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data [--quick]
+  strata bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data|content [--quick]
                                    measure the event store against raw PostgreSQL on the same server
   strata bench memory --extraction
                                    only the memory bench's extraction precision and recall (no database)

@@ -4,6 +4,7 @@ import (
 	"context"
 	stdsql "database/sql"
 	"errors"
+	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
 	"github.com/strata-platform/strata/commands/content/platforms"
@@ -129,7 +130,7 @@ func (s *Service) attempt(ctx context.Context, p *content.Post, t *content.Targe
 // tokens were refused takes the account's other pending targets with it.
 func (s *Service) record(ctx context.Context, job *jobs.Job[PublishArgs], p0 *content.Post, t0 *content.Target, out outcome) error {
 	a := job.Args
-	err := s.retryConflicts(ctx, func() error {
+	err := s.persist(ctx, func() error {
 		return s.inTx(ctx, func(tx *stdsql.Tx) error {
 			p, version, err := s.loadPost(ctx, tx, "", a.PostID, false)
 			if err != nil {
@@ -181,6 +182,26 @@ func (s *Service) record(ctx context.Context, job *jobs.Job[PublishArgs], p0 *co
 		}
 	}
 	return nil
+}
+
+// persist runs a recording transaction until it commits: a version
+// conflict is tried again at once (retryConflicts), any other failure a
+// few times with a pause, since after the platform answered an unrecorded
+// outcome can only become "unconfirmed".
+func (s *Service) persist(ctx context.Context, fn func() error) error {
+	var err error
+	for i, wait := 0, 100*time.Millisecond; i < 5; i, wait = i+1, wait*3 {
+		if err = s.retryConflicts(ctx, fn); err == nil || ctx.Err() != nil {
+			return err
+		}
+		s.cfg.Logger.Warn("content: an outcome was not recorded; trying again", "err", err)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+	return err
 }
 
 // fetchMedia fetches a post's media through the SSRF-safe client.
