@@ -2,6 +2,7 @@ package content
 
 import (
 	"context"
+	"github.com/strata-platform/strata/readapi/httpx"
 	"net/http"
 	"time"
 
@@ -44,7 +45,7 @@ func analyticsParams(r *http.Request) ([]string, int, error) {
 	if perr != nil {
 		return nil, 0, perr
 	}
-	days, err := intParam(r, "days", cmd.DefaultAnalyticsDays, 1, cmd.MaxAnalyticsDays)
+	days, err := httpx.IntParam(r, "days", cmd.DefaultAnalyticsDays, 1, cmd.MaxAnalyticsDays)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -267,7 +268,7 @@ type platformSummary struct {
 // up the same way. platforms lists every platform's status; one that is
 // not connected has no numbers.
 func (a *API) summary(w http.ResponseWriter, r *http.Request, c caller) {
-	days, err := intParam(r, "days", cmd.DefaultAnalyticsDays, 1, cmd.MaxAnalyticsDays)
+	days, err := httpx.IntParam(r, "days", cmd.DefaultAnalyticsDays, 1, cmd.MaxAnalyticsDays)
 	if err != nil {
 		writeErr(w, r, err)
 		return

@@ -16,7 +16,6 @@ import (
 	stdsql "database/sql"
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/connections"
@@ -106,18 +105,4 @@ func schema(err error) error {
 // required is the 422 of a member the schema requires.
 func required(field string) error {
 	return &kernel.Error{Kind: kernel.KindUnprocessable, Field: field, Rule: "required", Message: field + " is required"}
-}
-
-// intParam reads an optional whole-number query parameter within [lo, hi].
-func intParam(r *http.Request, name string, def, lo, hi int) (int, error) {
-	v := r.URL.Query().Get(name)
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, kernel.Invalid(name, "range:"+strconv.Itoa(lo)+"-"+strconv.Itoa(hi),
-			name+" must be a whole number from "+strconv.Itoa(lo)+" to "+strconv.Itoa(hi))
-	}
-	return n, nil
 }

@@ -82,10 +82,10 @@ func listFilter(r *http.Request, owner string) (itemFilter, error) {
 	q := r.URL.Query()
 	f := itemFilter{Owner: owner, Origin: content.OriginCalendar}
 	var err error
-	if f.Platform, err = enumParam(q, "platform", content.Platforms...); err != nil {
+	if f.Platform, err = httpx.EnumParam(r, "platform", content.Platforms...); err != nil {
 		return f, err
 	}
-	if f.Status, err = enumParam(q, "status", content.StatusScheduled, content.StatusPublished, content.StatusFailed); err != nil {
+	if f.Status, err = httpx.EnumParam(r, "status", content.StatusScheduled, content.StatusPublished, content.StatusFailed); err != nil {
 		return f, err
 	}
 	if v := q.Get("from_date"); v != "" {
@@ -104,10 +104,10 @@ func listFilter(r *http.Request, owner string) (itemFilter, error) {
 	if !f.From.IsZero() && !f.To.IsZero() && f.To.Before(f.From) {
 		return f, kernel.Invalid("to_date", "after:from_date", "to_date must not be before from_date")
 	}
-	if f.Limit, err = intParam(r, "limit", 100, 1, 500); err != nil {
+	if f.Limit, err = httpx.IntParam(r, "limit", 100, 1, 500); err != nil {
 		return f, err
 	}
-	f.Offset, err = intParam(r, "offset", 0, 0, 1_000_000)
+	f.Offset, err = httpx.IntParam(r, "offset", 0, 0, 1_000_000)
 	return f, err
 }
 

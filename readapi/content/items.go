@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -170,24 +169,3 @@ func trim(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
-
-// enumParam reads an optional query parameter that must be one of values.
-func enumParam(q map[string][]string, name string, values ...string) (string, error) {
-	v := strings.TrimSpace(first(q[name]))
-	if v == "" {
-		return "", nil
-	}
-	for _, x := range values {
-		if strings.EqualFold(v, x) {
-			return x, nil
-		}
-	}
-	return "", kernel.Invalid(name, "enum", name+" must be one of "+strings.Join(values, ", "))
-}
-
-func first(v []string) string {
-	if len(v) == 0 {
-		return ""
-	}
-	return v[0]
-}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 // twinJSON is a twin as the API shows it.
@@ -82,10 +83,10 @@ func (a *API) getTwin(w http.ResponseWriter, r *http.Request, c caller) {
 // listTwins serves GET /twins: the owner's twins, oldest first, as a JSON
 // array (limit 1-200, default 100; offset); X-Total-Count has the total.
 func (a *API) listTwins(w http.ResponseWriter, r *http.Request, c caller) {
-	limit, err := intParam(r, "limit", 100, 1, 200)
+	limit, err := httpx.IntParam(r, "limit", 100, 1, 200)
 	offset := 0
 	if err == nil {
-		offset, err = intParam(r, "offset", 0, 0, 1_000_000)
+		offset, err = httpx.IntParam(r, "offset", 0, 0, 1_000_000)
 	}
 	var out []twinJSON
 	if err == nil {
