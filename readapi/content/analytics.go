@@ -2,13 +2,13 @@ package content
 
 import (
 	"context"
-	"github.com/strata-platform/strata/readapi/httpx"
 	"net/http"
 	"time"
 
 	cmd "github.com/strata-platform/strata/commands/content"
 	domconn "github.com/strata-platform/strata/domain/connections"
 	"github.com/strata-platform/strata/domain/content"
+	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 // Platform statuses in analytics answers.
