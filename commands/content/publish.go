@@ -72,7 +72,11 @@ func (s *Service) publishJob(ctx context.Context, job *jobs.Job[PublishArgs]) er
 	}
 	t := post.Target(a.TargetID)
 	out := s.attempt(ctx, &post, t)
-	return s.record(ctx, job, &post, t, out)
+	// The outcome is recorded even when the job's context has ended (a
+	// timeout, a shutdown): what the platform answered must not be lost.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	return s.record(rctx, job, &post, t, out)
 }
 
 // attempt sends the post to the target's account.
