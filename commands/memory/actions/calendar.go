@@ -18,7 +18,7 @@ type Calendar struct{ google }
 
 func calendarDefaults() connections.Settings {
 	return connections.Settings{
-		AuthURL: googleAuth, TokenURL: googleToken, RevokeURL: googleRevoke,
+		AuthURL: connections.GoogleAuthURL, TokenURL: connections.GoogleTokenURL, RevokeURL: connections.GoogleRevokeURL,
 		APIBase: "https://www.googleapis.com",
 		Scopes:  []string{"openid", "email", "https://www.googleapis.com/auth/calendar.events"},
 		Env:     "STRATA_CALENDAR_",
@@ -29,7 +29,7 @@ func calendarDefaults() connections.Settings {
 // calling through d.
 func NewCalendar(s connections.Settings, d connections.Doer) *Calendar {
 	return &Calendar{google{base{name: ProviderCalendar, label: "the calendar provider (Google Calendar)",
-		s: withDefaults(s, calendarDefaults()), d: d}}}
+		s: s.WithDefaults(calendarDefaults()), d: d}}}
 }
 
 // Identify implements connections.Provider with Google's userinfo

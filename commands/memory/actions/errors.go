@@ -54,7 +54,7 @@ func (f *Failed) Unwrap() error { return f.Err }
 //
 // Other errors are returned unchanged.
 func Failure(kind, label string, err error) error {
-	ce := asCallError(err)
+	ce := connections.AsCallError(err)
 	if ce == nil {
 		return err
 	}

@@ -34,7 +34,15 @@ func githubDefaults(clientID string) connections.Settings {
 // NewIssues returns the issues provider over s (empty URLs: GitHub's)
 // calling through d.
 func NewIssues(s connections.Settings, d connections.Doer) *Issues {
-	return &Issues{base{name: ProviderIssues, label: "the issues provider (GitHub)", s: withDefaults(s, githubDefaults(s.ClientID)), d: d}}
+	return &Issues{base{name: ProviderIssues, label: "the issues provider (GitHub)", s: s.WithDefaults(githubDefaults(s.ClientID)), d: d}}
+}
+
+// oauth is GitHub's OAuth 2 dialect: the standard one with PKCE, no
+// sign-up offered, client credentials in the form; GitHub answers token
+// errors with HTTP 200 ({"error": "bad_verification_code"}: Refused).
+func (g *Issues) oauth() *connections.OAuth2 {
+	return &connections.OAuth2{Settings: g.s, Client: g.d, Label: g.label, PKCE: true,
+		AuthParams: url.Values{"allow_signup": {"false"}}}
 }
 
 // PKCE implements connections.Provider (GitHub accepts S256).
@@ -42,46 +50,18 @@ func (*Issues) PKCE() bool { return true }
 
 // AuthCodeURL implements connections.Provider.
 func (g *Issues) AuthCodeURL(state, redirectURI, challenge string) string {
-	q := url.Values{"client_id": {g.s.ClientID}, "redirect_uri": {redirectURI}, "scope": {strings.Join(g.s.Scopes, " ")},
-		"state": {state}, "allow_signup": {"false"}}
-	if challenge != "" {
-		q.Set("code_challenge", challenge)
-		q.Set("code_challenge_method", "S256")
-	}
-	return authURL(g.s.AuthURL, q)
+	return g.oauth().AuthCodeURL(state, redirectURI, challenge)
 }
 
-// Exchange implements connections.Provider. GitHub answers a bad code with
-// HTTP 200 and {"error": "bad_verification_code"} (Refused).
+// Exchange implements connections.Provider.
 func (g *Issues) Exchange(ctx context.Context, code, redirectURI, verifier string) (connections.Tokens, error) {
-	form := url.Values{"code": {code}, "redirect_uri": {redirectURI}}
-	if verifier != "" {
-		form.Set("code_verifier", verifier)
-	}
-	return g.token(ctx, form, connections.Tokens{}, false)
+	return g.oauth().Exchange(ctx, code, redirectURI, verifier)
 }
 
 // Refresh implements connections.Provider (GitHub Apps' expiring user
 // tokens; OAuth apps' tokens do not expire and have no refresh token).
 func (g *Issues) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
-	if t.RefreshToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Unauthorized, 0, "no refresh token: reconnect")
-	}
-	return g.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}}, t, true)
-}
-
-func (g *Issues) token(ctx context.Context, form url.Values, prev connections.Tokens, refresh bool) (connections.Tokens, error) {
-	form.Set("client_id", g.s.ClientID)
-	form.Set("client_secret", g.s.ClientSecret)
-	req, err := newForm(ctx, g.s.TokenURL, form)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	var a oauthAnswer
-	if err := tokenCall(ctx, g.d, req, refresh, &a); err != nil {
-		return connections.Tokens{}, err
-	}
-	return a.tokens(prev), nil
+	return g.oauth().Refresh(ctx, t)
 }
 
 // Revoke implements connections.Provider: DELETE the app's grant for the
@@ -94,7 +74,7 @@ func (g *Issues) Revoke(ctx context.Context, t connections.Tokens) error {
 	}
 	req.SetBasicAuth(g.s.ClientID, g.s.ClientSecret)
 	err = g.call(req, true, nil)
-	if ce := asCallError(err); ce != nil && ce.Status == http.StatusNotFound {
+	if ce := connections.AsCallError(err); ce != nil && ce.Status == http.StatusNotFound {
 		return nil
 	}
 	return err
@@ -161,7 +141,7 @@ func (g *Issues) call(req *http.Request, idempotent bool, out any) error {
 	var limited time.Duration
 	reason := func(status int, body []byte) string { return githubReason(body) }
 	resp, err := connections.Call(req.Context(), &limitWatch{d: g.d, after: &limited}, req, idempotent, reason)
-	if ce := asCallError(err); ce != nil {
+	if ce := connections.AsCallError(err); ce != nil {
 		if limited > 0 && (ce.Status == http.StatusForbidden || ce.Status == http.StatusTooManyRequests) {
 			ce.Class = connections.Transient
 			if ce.RetryAfter == 0 {
@@ -173,18 +153,16 @@ func (g *Issues) call(req *http.Request, idempotent bool, out any) error {
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
-	if out == nil {
-		return nil
+	return connections.ReadJSON(resp, out, idempotent)
+}
+
+// retryAfterHeader reads a Retry-After of seconds.
+func retryAfterHeader(v string) time.Duration {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 {
+		return 0
 	}
-	if json.NewDecoder(resp.Body).Decode(out) != nil {
-		class := connections.Unconfirmed
-		if idempotent {
-			class = connections.Transient
-		}
-		return connections.Fail(class, resp.StatusCode, "the answer could not be read")
-	}
-	return nil
+	return time.Duration(n) * time.Second
 }
 
 // githubReason reads {"message": ..., "errors": [...]} of a REST error.

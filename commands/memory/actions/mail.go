@@ -21,7 +21,7 @@ type Mail struct{ google }
 
 func gmailDefaults() connections.Settings {
 	return connections.Settings{
-		AuthURL: googleAuth, TokenURL: googleToken, RevokeURL: googleRevoke,
+		AuthURL: connections.GoogleAuthURL, TokenURL: connections.GoogleTokenURL, RevokeURL: connections.GoogleRevokeURL,
 		APIBase: "https://gmail.googleapis.com",
 		Scopes:  []string{"https://www.googleapis.com/auth/gmail.send", "https://www.googleapis.com/auth/gmail.readonly"},
 		Env:     "STRATA_MAIL_",
@@ -31,7 +31,7 @@ func gmailDefaults() connections.Settings {
 // NewMail returns the mail provider over s (empty URLs: Google's) calling
 // through d.
 func NewMail(s connections.Settings, d connections.Doer) *Mail {
-	return &Mail{google{base{name: ProviderMail, label: "the mail provider (Gmail)", s: withDefaults(s, gmailDefaults()), d: d}}}
+	return &Mail{google{base{name: ProviderMail, label: "the mail provider (Gmail)", s: s.WithDefaults(gmailDefaults()), d: d}}}
 }
 
 // Identify implements connections.Provider with users.getProfile: the

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
 )
@@ -31,7 +32,7 @@ func notionDefaults() connections.Settings {
 // NewNotes returns the notes provider over s (empty URLs: Notion's)
 // calling through d.
 func NewNotes(s connections.Settings, d connections.Doer) *Notes {
-	return &Notes{base{name: ProviderNotes, label: "the notes provider (Notion)", s: withDefaults(s, notionDefaults()), d: d}}
+	return &Notes{base{name: ProviderNotes, label: "the notes provider (Notion)", s: s.WithDefaults(notionDefaults()), d: d}}
 }
 
 // PKCE implements connections.Provider: Notion takes none.
@@ -40,7 +41,7 @@ func (*Notes) PKCE() bool { return false }
 // AuthCodeURL implements connections.Provider (Notion has no scopes: the
 // founder picks the pages to share).
 func (n *Notes) AuthCodeURL(state, redirectURI, _ string) string {
-	return authURL(n.s.AuthURL, url.Values{"client_id": {n.s.ClientID}, "response_type": {"code"}, "owner": {"user"},
+	return connections.AuthURL(n.s.AuthURL, url.Values{"client_id": {n.s.ClientID}, "response_type": {"code"}, "owner": {"user"},
 		"redirect_uri": {redirectURI}, "state": {state}})
 }
 
@@ -54,7 +55,7 @@ func (n *Notes) Exchange(ctx context.Context, code, redirectURI, _ string) (conn
 // expire have a refresh token; others never need one).
 func (n *Notes) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
 	if t.RefreshToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Unauthorized, 0, "no refresh token: reconnect")
+		return connections.Tokens{}, connections.NoRefresh(n.label)
 	}
 	return n.token(ctx, map[string]string{"grant_type": "refresh_token", "refresh_token": t.RefreshToken}, t, true)
 }
@@ -65,16 +66,16 @@ func (n *Notes) token(ctx context.Context, body map[string]string, prev connecti
 		return connections.Tokens{}, err
 	}
 	req.SetBasicAuth(n.s.ClientID, n.s.ClientSecret)
-	var a oauthAnswer
+	var a connections.TokenAnswer
 	status, err := send(ctx, n.d, req, false, notionReason, &a)
 	if err == nil && a.AccessToken == "" {
 		err = connections.Fail(connections.Refused, status, "the token endpoint answered without an access token")
 	}
-	tokenClass(asCallError(err), refresh)
+	connections.TokenFailure(connections.AsCallError(err), refresh)
 	if err != nil {
 		return connections.Tokens{}, err
 	}
-	return a.tokens(prev), nil
+	return a.Renewed(time.Now(), prev), nil
 }
 
 // Revoke implements connections.Provider with /v1/oauth/revoke (client
@@ -87,7 +88,7 @@ func (n *Notes) Revoke(ctx context.Context, t connections.Tokens) error {
 	}
 	req.SetBasicAuth(n.s.ClientID, n.s.ClientSecret)
 	_, err = n.call(ctx, req, true, nil)
-	if ce := asCallError(err); ce != nil && ce.Status == http.StatusNotFound {
+	if ce := connections.AsCallError(err); ce != nil && ce.Status == http.StatusNotFound {
 		return connections.ErrNoRevoke
 	}
 	return err
@@ -168,7 +169,7 @@ func (n *Notes) Create(ctx context.Context, t connections.Tokens, in Page) (Page
 		if err == nil {
 			_, err = n.call(ctx, req, false, nil)
 		}
-		if ce := asCallError(err); ce != nil {
+		if ce := connections.AsCallError(err); ce != nil {
 			ce.Reason = "page " + page.ID + " (" + page.URL + ") was created, but only " + strconv.Itoa(sent) + " of " +
 				strconv.Itoa(len(blocks)) + " blocks were added: " + ce.Reason
 		}
@@ -192,7 +193,7 @@ func (n *Notes) parent(ctx context.Context, t connections.Tokens, id string) (ma
 		} `json:"properties"`
 	}
 	_, err = n.call(ctx, req, true, &db)
-	if ce := asCallError(err); ce != nil && (ce.Status == http.StatusNotFound || ce.Status == http.StatusBadRequest) {
+	if ce := connections.AsCallError(err); ce != nil && (ce.Status == http.StatusNotFound || ce.Status == http.StatusBadRequest) {
 		return map[string]string{"page_id": id}, "title", nil
 	}
 	if err != nil {
@@ -221,7 +222,7 @@ func (n *Notes) request(ctx context.Context, method, u, token string, body any) 
 // shared with the integration).
 func (n *Notes) call(ctx context.Context, req *http.Request, idempotent bool, out any) (int, error) {
 	status, err := send(ctx, n.d, req, idempotent, notionReason, out)
-	if ce := asCallError(err); ce != nil && ce.Status == http.StatusConflict {
+	if ce := connections.AsCallError(err); ce != nil && ce.Status == http.StatusConflict {
 		ce.Class = connections.Transient
 	}
 	return status, err
@@ -235,7 +236,7 @@ func notionReason(status int, body []byte) string {
 		Message string `json:"message"`
 	}
 	if json.Unmarshal(body, &e) == nil && e.Code != "" {
-		return joinReason(e.Code, e.Message)
+		return connections.JoinReason(e.Code, e.Message)
 	}
 	if r := oauthReason(status, body); r != "" {
 		return r

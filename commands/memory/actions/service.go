@@ -142,7 +142,7 @@ func (s *Service) run(ctx context.Context, owner string, a act) (string, done, e
 		Outcome: memory.OutcomeOK, ResultID: res.id, ResultRef: res.ref, URL: res.url, At: s.clock.Now()}
 	if err != nil {
 		ev.Outcome = "error"
-		if ce := asCallError(err); ce != nil {
+		if ce := connections.AsCallError(err); ce != nil {
 			ev.Outcome, ev.Reason, ev.ProviderStatus = string(ce.Class), ce.Reason, ce.Status
 		}
 		if ev.Outcome == string(connections.Unauthorized) {

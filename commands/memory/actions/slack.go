@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
 )
@@ -30,7 +31,7 @@ func slackDefaults() connections.Settings {
 // NewChat returns the chat provider over s (empty URLs: Slack's) calling
 // through d.
 func NewChat(s connections.Settings, d connections.Doer) *Chat {
-	return &Chat{base{name: ProviderChat, label: "the chat provider (Slack)", s: withDefaults(s, slackDefaults()), d: d}}
+	return &Chat{base{name: ProviderChat, label: "the chat provider (Slack)", s: s.WithDefaults(slackDefaults()), d: d}}
 }
 
 // PKCE implements connections.Provider: Slack's OAuth v2 takes none.
@@ -39,21 +40,17 @@ func (*Chat) PKCE() bool { return false }
 // AuthCodeURL implements connections.Provider. The scopes are user scopes
 // (user_scope, comma-separated): the token acts as the founder.
 func (c *Chat) AuthCodeURL(state, redirectURI, _ string) string {
-	return authURL(c.s.AuthURL, url.Values{"client_id": {c.s.ClientID}, "user_scope": {strings.Join(c.s.Scopes, ",")},
+	return connections.AuthURL(c.s.AuthURL, url.Values{"client_id": {c.s.ClientID}, "user_scope": {strings.Join(c.s.Scopes, ",")},
 		"redirect_uri": {redirectURI}, "state": {state}})
 }
 
 // slackOAuth is oauth.v2.access's answer: the user token is under
 // authed_user (a refresh of a rotating user token answers at the top).
 type slackOAuth struct {
-	OK           bool        `json:"ok"`
-	Err          string      `json:"error"`
-	AccessToken  string      `json:"access_token"`
-	RefreshToken string      `json:"refresh_token"`
-	TokenType    string      `json:"token_type"`
-	ExpiresIn    int64       `json:"expires_in"`
-	Scope        string      `json:"scope"`
-	AuthedUser   oauthAnswer `json:"authed_user"`
+	connections.TokenAnswer
+	OK         bool                    `json:"ok"`
+	Err        string                  `json:"error"`
+	AuthedUser connections.TokenAnswer `json:"authed_user"`
 }
 
 // Exchange implements connections.Provider.
@@ -64,7 +61,7 @@ func (c *Chat) Exchange(ctx context.Context, code, redirectURI, _ string) (conne
 // Refresh implements connections.Provider (workspaces with token rotation).
 func (c *Chat) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
 	if t.RefreshToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Unauthorized, 0, "no refresh token: reconnect")
+		return connections.Tokens{}, connections.NoRefresh(c.label)
 	}
 	return c.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}}, t, true)
 }
@@ -82,17 +79,16 @@ func (c *Chat) token(ctx context.Context, form url.Values, prev connections.Toke
 	}
 	if !a.OK {
 		ce := connections.Fail(slackClass(a.Err, false), http.StatusOK, a.Err)
-		tokenClass(ce, refresh)
+		connections.TokenFailure(ce, refresh)
 		return connections.Tokens{}, ce
 	}
 	if a.AuthedUser.AccessToken != "" {
-		return a.AuthedUser.tokens(prev), nil
+		return a.AuthedUser.Renewed(time.Now(), prev), nil
 	}
 	if a.AccessToken == "" {
 		return connections.Tokens{}, connections.Fail(connections.Refused, http.StatusOK, "no access token in the answer")
 	}
-	return oauthAnswer{AccessToken: a.AccessToken, RefreshToken: a.RefreshToken, TokenType: a.TokenType,
-		ExpiresIn: a.ExpiresIn, Scope: a.Scope}.tokens(prev), nil
+	return a.TokenAnswer.Renewed(time.Now(), prev), nil
 }
 
 // Revoke implements connections.Provider with auth.revoke.
@@ -101,7 +97,7 @@ func (c *Chat) Revoke(ctx context.Context, t connections.Tokens) error {
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+t.AccessToken)
+	connections.Bearer(req, t.AccessToken)
 	var a slackAnswer
 	if err := c.slack(ctx, req, true, &a); err != nil && !revokedAlready(err) {
 		return err
@@ -111,7 +107,7 @@ func (c *Chat) Revoke(ctx context.Context, t connections.Tokens) error {
 
 // revokedAlready: a token Slack no longer knows is as good as revoked.
 func revokedAlready(err error) bool {
-	ce := asCallError(err)
+	ce := connections.AsCallError(err)
 	return ce != nil && ce.Class == connections.Unauthorized
 }
 
@@ -121,7 +117,7 @@ func (c *Chat) Identify(ctx context.Context, t connections.Tokens) (connections.
 	if err != nil {
 		return connections.Identity{}, err
 	}
-	req.Header.Set("Authorization", "Bearer "+t.AccessToken)
+	connections.Bearer(req, t.AccessToken)
 	var a struct {
 		slackAnswer
 		User   string `json:"user"`

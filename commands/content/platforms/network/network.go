@@ -28,14 +28,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
 	"github.com/strata-platform/strata/commands/content/platforms"
-	"github.com/strata-platform/strata/commands/content/platforms/internal/wire"
 )
 
 // The real endpoints and the REST API version sent.
@@ -64,19 +61,8 @@ var _ platforms.Platform = (*Adapter)(nil)
 // New returns the adapter; empty URLs and scopes in settings get the real
 // platform's defaults. client is the platform's SSRF-safe client.
 func New(settings connections.Settings, client connections.Doer) *Adapter {
-	def := func(s *string, v string) {
-		if *s == "" {
-			*s = v
-		}
-	}
-	def(&settings.AuthURL, DefaultAuthURL)
-	def(&settings.TokenURL, DefaultTokenURL)
-	def(&settings.RevokeURL, DefaultRevokeURL)
-	def(&settings.APIBase, DefaultAPIBase)
-	settings.APIBase = strings.TrimRight(settings.APIBase, "/")
-	if len(settings.Scopes) == 0 {
-		settings.Scopes = DefaultScopes()
-	}
+	settings = settings.WithDefaults(connections.Settings{AuthURL: DefaultAuthURL, TokenURL: DefaultTokenURL,
+		RevokeURL: DefaultRevokeURL, APIBase: DefaultAPIBase, Scopes: DefaultScopes()})
 	return &Adapter{settings: settings, client: client, Now: time.Now}
 }
 
@@ -92,16 +78,27 @@ func (a *Adapter) Settings() connections.Settings { return a.settings }
 // PKCE is false: LinkedIn's web flow takes no code_challenge.
 func (a *Adapter) PKCE() bool { return false }
 
+// oauth is LinkedIn's OAuth 2 dialect: the standard one, client
+// credentials in the form (also to revoke), no PKCE; a refused code or
+// refresh token (LinkedIn answers invalid_request or invalid_grant) is
+// Unauthorized.
+func (a *Adapter) oauth() *connections.OAuth2 {
+	return &connections.OAuth2{Settings: a.settings, Client: a.client, Label: label, RevokeWithClient: true, Idempotent: true,
+		Now: a.Now, Refine: func(ce *connections.CallError, p connections.Problem) {
+			if p.Code == "invalid_request" || p.Code == "invalid_grant" {
+				ce.Class = connections.Unauthorized
+			}
+		}}
+}
+
 // AuthCodeURL is LinkedIn's authorization URL (scopes space-separated).
-func (a *Adapter) AuthCodeURL(state, redirectURI, _ string) string {
-	q := url.Values{"response_type": {"code"}, "client_id": {a.settings.ClientID}, "redirect_uri": {redirectURI},
-		"state": {state}, "scope": {strings.Join(a.settings.Scopes, " ")}}
-	return a.settings.AuthURL + "?" + q.Encode()
+func (a *Adapter) AuthCodeURL(state, redirectURI, challenge string) string {
+	return a.oauth().AuthCodeURL(state, redirectURI, challenge)
 }
 
 // apiProblem reads LinkedIn's {status, serviceErrorCode, code, message}
 // (or an OAuth error body).
-func apiProblem(status int, body []byte) wire.Problem {
+func apiProblem(status int, body []byte) connections.Problem {
 	var e struct {
 		ServiceErrorCode int    `json:"serviceErrorCode"`
 		Code             string `json:"code"`
@@ -110,22 +107,22 @@ func apiProblem(status int, body []byte) wire.Problem {
 		Description      string `json:"error_description"`
 	}
 	if json.Unmarshal(body, &e) != nil {
-		return wire.Problem{}
+		return connections.Problem{}
 	}
 	if e.Error != "" {
-		return wire.Problem{Code: e.Error, Message: e.Description}
+		return connections.Problem{Code: e.Error, Message: e.Description}
 	}
 	code := e.Code
 	if code == "" && e.ServiceErrorCode != 0 {
 		code = strconv.Itoa(e.ServiceErrorCode)
 	}
-	return wire.Problem{Code: code, Message: e.Message}
+	return connections.Problem{Code: code, Message: e.Message}
 }
 
 // refine: an expired, revoked or invalid token (or a missing permission)
 // is Unauthorized; a duplicate post is Refused with the reason
 // "duplicate".
-func refine(ce *connections.CallError, p wire.Problem) {
+func refine(ce *connections.CallError, p connections.Problem) {
 	switch p.Code {
 	case "EXPIRED_ACCESS_TOKEN", "REVOKED_ACCESS_TOKEN", "INVALID_ACCESS_TOKEN", "EMPTY_ACCESS_TOKEN", "ACCESS_DENIED",
 		"65600", "65601", "65602", "65604":
@@ -135,64 +132,20 @@ func refine(ce *connections.CallError, p wire.Problem) {
 	}
 }
 
-// token POSTs to the token endpoint; a refused code or refresh token
-// (LinkedIn answers invalid_request or invalid_grant) is Unauthorized.
-func (a *Adapter) token(ctx context.Context, form url.Values) (connections.Tokens, error) {
-	form.Set("client_id", a.settings.ClientID)
-	form.Set("client_secret", a.settings.ClientSecret)
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.TokenURL, form)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, wire.OAuthProblem, func(ce *connections.CallError, p wire.Problem) {
-		if p.Code == "invalid_request" || p.Code == "invalid_grant" {
-			ce.Class = connections.Unauthorized
-		}
-	})
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	var ans wire.TokenAnswer
-	if err := wire.ReadJSON(resp, &ans, true); err != nil {
-		return connections.Tokens{}, err
-	}
-	if ans.AccessToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Transient, 0, "the token endpoint answered no access token")
-	}
-	return ans.Tokens(a.Now()), nil
-}
-
 // Exchange redeems the code.
 func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, _ string) (connections.Tokens, error) {
-	return a.token(ctx, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirectURI}})
+	return a.oauth().Exchange(ctx, code, redirectURI, "")
 }
 
 // Refresh obtains new tokens with the refresh token (LinkedIn issues
 // refresh tokens to approved applications only).
 func (a *Adapter) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
-	if t.RefreshToken == "" {
-		return connections.Tokens{}, wire.NoRefresh(label)
-	}
-	nt, err := a.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}})
-	if err == nil && nt.RefreshToken == "" {
-		nt.RefreshToken, nt.RefreshExpiry = t.RefreshToken, t.RefreshExpiry
-	}
-	return nt, err
+	return a.oauth().Refresh(ctx, t)
 }
 
 // Revoke revokes the access token.
 func (a *Adapter) Revoke(ctx context.Context, t connections.Tokens) error {
-	form := url.Values{"client_id": {a.settings.ClientID}, "client_secret": {a.settings.ClientSecret}, "token": {t.AccessToken}}
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.RevokeURL, form)
-	if err != nil {
-		return err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, wire.OAuthProblem, nil)
-	if err != nil {
-		return err
-	}
-	wire.Drain(resp)
-	return nil
+	return a.oauth().Revoke(ctx, t.AccessToken)
 }
 
 // Identify reads the OIDC userinfo: the member's sub gives the person URN.
@@ -218,14 +171,14 @@ func (a *Adapter) Identify(ctx context.Context, t connections.Tokens) (connectio
 // do sends a request with the bearer token and the REST headers, decodes
 // the answer into v (when not nil) and gives the response headers to hdr.
 func (a *Adapter) do(ctx context.Context, t connections.Tokens, method, target string, body any, idempotent bool, v any, hdr func(http.Header)) error {
-	req, err := wire.NewRequest(ctx, method, target, body)
+	req, err := connections.NewRequest(ctx, method, target, body)
 	if err != nil {
 		return err
 	}
-	wire.Bearer(req, t.AccessToken)
+	connections.Bearer(req, t.AccessToken)
 	req.Header.Set("LinkedIn-Version", Version)
 	req.Header.Set("X-Restli-Protocol-Version", "2.0.0")
-	resp, err := wire.Send(ctx, a.client, req, idempotent, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, req, idempotent, apiProblem, refine)
 	if err != nil {
 		return err
 	}
@@ -233,10 +186,10 @@ func (a *Adapter) do(ctx context.Context, t connections.Tokens, method, target s
 		hdr(resp.Header)
 	}
 	if v == nil {
-		wire.Drain(resp)
+		connections.Drain(resp)
 		return nil
 	}
-	return wire.ReadJSON(resp, v, idempotent)
+	return connections.ReadJSON(resp, v, idempotent)
 }
 
 // personURN is the account's author URN.

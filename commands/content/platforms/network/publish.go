@@ -190,7 +190,7 @@ func (a *Adapter) uploadVideo(ctx context.Context, t connections.Tokens, owner s
 // put uploads bytes to an upload URL and returns the ETag. An upload
 // creates no post, so it is sent as idempotent.
 func (a *Adapter) put(ctx context.Context, t connections.Tokens, target string, b []byte, ctype string) (string, error) {
-	req, err := wire.NewRequest(ctx, http.MethodPut, target, b)
+	req, err := connections.NewRequest(ctx, http.MethodPut, target, b)
 	if err != nil {
 		return "", err
 	}
@@ -198,10 +198,10 @@ func (a *Adapter) put(ctx context.Context, t connections.Tokens, target string, 
 		ctype = "application/octet-stream"
 	}
 	req.Header.Set("Content-Type", ctype)
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), true, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), true, apiProblem, refine)
 	if err != nil {
 		return "", err
 	}
-	wire.Drain(resp)
+	connections.Drain(resp)
 	return resp.Header.Get("ETag"), nil
 }

@@ -40,7 +40,6 @@ import (
 
 	"github.com/strata-platform/strata/commands/connections"
 	"github.com/strata-platform/strata/commands/content/platforms"
-	"github.com/strata-platform/strata/commands/content/platforms/internal/wire"
 )
 
 // The real endpoints and the Graph API version used.
@@ -72,19 +71,8 @@ var _ platforms.Platform = (*Adapter)(nil)
 // New returns the adapter; empty URLs and scopes in settings get the real
 // platform's defaults. client is the platform's SSRF-safe client.
 func New(settings connections.Settings, client connections.Doer) *Adapter {
-	if settings.AuthURL == "" {
-		settings.AuthURL = DefaultAuthURL
-	}
-	if settings.TokenURL == "" {
-		settings.TokenURL = DefaultTokenURL
-	}
-	if settings.APIBase == "" {
-		settings.APIBase = DefaultAPIBase
-	}
-	settings.APIBase = strings.TrimRight(settings.APIBase, "/")
-	if len(settings.Scopes) == 0 {
-		settings.Scopes = DefaultScopes()
-	}
+	settings = settings.WithDefaults(connections.Settings{AuthURL: DefaultAuthURL, TokenURL: DefaultTokenURL,
+		APIBase: DefaultAPIBase, Scopes: DefaultScopes()})
 	return &Adapter{settings: settings, client: client, Now: time.Now, PollInterval: 5 * time.Second}
 }
 
@@ -110,7 +98,7 @@ func (a *Adapter) AuthCodeURL(state, redirectURI, _ string) string {
 // graphProblem reads a Graph API error ({error:{message, type, code,
 // error_subcode, is_transient}}) or the token endpoint's {error_type,
 // code, error_message}.
-func graphProblem(_ int, body []byte) wire.Problem {
+func graphProblem(_ int, body []byte) connections.Problem {
 	var e struct {
 		Error *struct {
 			Message     string `json:"message"`
@@ -122,22 +110,22 @@ func graphProblem(_ int, body []byte) wire.Problem {
 		ErrorMessage string `json:"error_message"`
 	}
 	if json.Unmarshal(body, &e) != nil {
-		return wire.Problem{}
+		return connections.Problem{}
 	}
 	if e.Error == nil {
-		return wire.Problem{Code: e.ErrorType, Message: e.ErrorMessage}
+		return connections.Problem{Code: e.ErrorType, Message: e.ErrorMessage}
 	}
 	code := strconv.Itoa(e.Error.Code)
 	if e.Error.Subcode != 0 {
 		code += "/" + strconv.Itoa(e.Error.Subcode)
 	}
-	return wire.Problem{Code: code, Message: e.Error.Message, Transient: e.Error.IsTransient}
+	return connections.Problem{Code: code, Message: e.Error.Message, Transient: e.Error.IsTransient}
 }
 
 // refine: code 190 (an invalid or expired token) and the permission codes
 // (10, 200-299) are Unauthorized; the rate limits (4, 17, 32, 613) and
 // is_transient make a refusal Transient.
-func refine(ce *connections.CallError, p wire.Problem) {
+func refine(ce *connections.CallError, p connections.Problem) {
 	code, _, _ := strings.Cut(p.Code, "/")
 	n, _ := strconv.Atoi(code)
 	switch {
@@ -153,11 +141,11 @@ func refine(ce *connections.CallError, p wire.Problem) {
 func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, _ string) (connections.Tokens, error) {
 	form := url.Values{"client_id": {a.settings.ClientID}, "client_secret": {a.settings.ClientSecret},
 		"grant_type": {"authorization_code"}, "redirect_uri": {redirectURI}, "code": {code}}
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.TokenURL, form)
+	req, err := connections.NewRequest(ctx, http.MethodPost, a.settings.TokenURL, form)
 	if err != nil {
 		return connections.Tokens{}, err
 	}
-	resp, err := wire.Send(ctx, a.client, req, true, graphProblem, func(ce *connections.CallError, p wire.Problem) {
+	resp, err := connections.Send(ctx, a.client, req, true, graphProblem, func(ce *connections.CallError, p connections.Problem) {
 		if ce.Class == connections.Refused && strings.Contains(strings.ToLower(p.Message), "code") {
 			ce.Class = connections.Unauthorized
 		}
@@ -173,7 +161,7 @@ func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, _ string) (co
 		AccessToken string `json:"access_token"`
 		Permissions any    `json:"permissions"`
 	}
-	if err := wire.ReadJSON(resp, &short, true); err != nil {
+	if err := connections.ReadJSON(resp, &short, true); err != nil {
 		return connections.Tokens{}, err
 	}
 	tok, scope := short.AccessToken, ""
@@ -191,16 +179,16 @@ func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, _ string) (co
 
 // longLived GETs a long-lived token (exchange or refresh).
 func (a *Adapter) longLived(ctx context.Context, path string) (connections.Tokens, error) {
-	req, err := wire.NewRequest(ctx, http.MethodGet, a.settings.APIBase+path, nil)
+	req, err := connections.NewRequest(ctx, http.MethodGet, a.settings.APIBase+path, nil)
 	if err != nil {
 		return connections.Tokens{}, err
 	}
-	resp, err := wire.Send(ctx, a.client, req, true, graphProblem, refine)
+	resp, err := connections.Send(ctx, a.client, req, true, graphProblem, refine)
 	if err != nil {
 		return connections.Tokens{}, err
 	}
-	var ans wire.TokenAnswer
-	if err := wire.ReadJSON(resp, &ans, true); err != nil {
+	var ans connections.TokenAnswer
+	if err := connections.ReadJSON(resp, &ans, true); err != nil {
 		return connections.Tokens{}, err
 	}
 	if ans.AccessToken == "" {
@@ -213,7 +201,7 @@ func (a *Adapter) longLived(ctx context.Context, path string) (connections.Token
 // token: the access token renews itself while it is valid).
 func (a *Adapter) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
 	if t.AccessToken == "" {
-		return connections.Tokens{}, wire.NoRefresh(label)
+		return connections.Tokens{}, connections.NoRefresh(label)
 	}
 	if !t.Expiry.IsZero() && !a.Now().Before(t.Expiry) {
 		return connections.Tokens{}, connections.Fail(connections.Unauthorized, 0, "the long-lived token has expired and cannot be renewed: reconnect the account")
@@ -251,29 +239,29 @@ func (a *Adapter) Identify(ctx context.Context, t connections.Tokens) (connectio
 
 // get GETs an API path with the bearer token into v.
 func (a *Adapter) get(ctx context.Context, t connections.Tokens, path string, v any) error {
-	req, err := wire.NewRequest(ctx, http.MethodGet, a.settings.APIBase+path, nil)
+	req, err := connections.NewRequest(ctx, http.MethodGet, a.settings.APIBase+path, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), true, graphProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), true, graphProblem, refine)
 	if err != nil {
 		return err
 	}
-	return wire.ReadJSON(resp, v, true)
+	return connections.ReadJSON(resp, v, true)
 }
 
 // post POSTs a form to an API path; idempotent false for every call that
 // creates something.
 func (a *Adapter) post(ctx context.Context, t connections.Tokens, path string, form url.Values, v any) error {
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.APIBase+path, form)
+	req, err := connections.NewRequest(ctx, http.MethodPost, a.settings.APIBase+path, form)
 	if err != nil {
 		return err
 	}
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), false, graphProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), false, graphProblem, refine)
 	if err != nil {
 		return err
 	}
-	return wire.ReadJSON(resp, v, false)
+	return connections.ReadJSON(resp, v, false)
 }
 
 // userID is the account's Instagram user id.

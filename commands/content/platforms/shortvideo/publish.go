@@ -133,17 +133,17 @@ func (a *Adapter) upload(ctx context.Context, m platforms.Media, whole []byte, s
 		if _, err := io.ReadFull(src, buf); err != nil {
 			return connections.Fail(connections.Transient, 0, "video shorter than its size: "+err.Error())
 		}
-		req, err := wire.NewRequest(ctx, http.MethodPut, target, buf)
+		req, err := connections.NewRequest(ctx, http.MethodPut, target, buf)
 		if err != nil {
 			return err
 		}
 		req.Header.Set("Content-Type", ctype)
 		req.Header.Set("Content-Range", "bytes "+strconv.FormatInt(first, 10)+"-"+strconv.FormatInt(first+n-1, 10)+"/"+strconv.FormatInt(size, 10))
-		resp, err := wire.Send(ctx, a.client, req, !last, apiProblem, refine)
+		resp, err := connections.Send(ctx, a.client, req, !last, apiProblem, refine)
 		if err != nil {
 			return err
 		}
-		wire.Drain(resp)
+		connections.Drain(resp)
 	}
 	return nil
 }

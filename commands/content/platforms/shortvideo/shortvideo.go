@@ -23,8 +23,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
@@ -61,19 +59,8 @@ var _ platforms.Platform = (*Adapter)(nil)
 // New returns the adapter; empty URLs and scopes in settings get the real
 // platform's defaults. client is the platform's SSRF-safe client.
 func New(settings connections.Settings, client connections.Doer) *Adapter {
-	def := func(s *string, v string) {
-		if *s == "" {
-			*s = v
-		}
-	}
-	def(&settings.AuthURL, DefaultAuthURL)
-	def(&settings.TokenURL, DefaultTokenURL)
-	def(&settings.RevokeURL, DefaultRevokeURL)
-	def(&settings.APIBase, DefaultAPIBase)
-	settings.APIBase = strings.TrimRight(settings.APIBase, "/")
-	if len(settings.Scopes) == 0 {
-		settings.Scopes = DefaultScopes()
-	}
+	settings = settings.WithDefaults(connections.Settings{AuthURL: DefaultAuthURL, TokenURL: DefaultTokenURL,
+		RevokeURL: DefaultRevokeURL, APIBase: DefaultAPIBase, Scopes: DefaultScopes()})
 	return &Adapter{settings: settings, client: client, Now: time.Now, PollInterval: 2 * time.Second}
 }
 
@@ -89,37 +76,43 @@ func (a *Adapter) Settings() connections.Settings { return a.settings }
 // PKCE is true: TikTok takes a code_challenge (S256).
 func (a *Adapter) PKCE() bool { return true }
 
+// oauth is TikTok's OAuth 2 dialect: the standard one with client_key
+// for client_id, comma-separated scopes, PKCE S256 and the client's
+// credentials on revocation; TikTok may answer an OAuth error with 200.
+func (a *Adapter) oauth() *connections.OAuth2 {
+	return &connections.OAuth2{Settings: a.settings, Client: a.client, Label: label, PKCE: true, ClientIDParam: "client_key",
+		ScopeSep: ",", RevokeWithClient: true, Idempotent: true, Parse: apiProblem, Refine: connections.RefineOAuth, Now: a.Now}
+}
+
 // AuthCodeURL is TikTok's authorization URL (client_key, comma-separated
 // scopes, the PKCE challenge).
 func (a *Adapter) AuthCodeURL(state, redirectURI, challenge string) string {
-	q := url.Values{"client_key": {a.settings.ClientID}, "response_type": {"code"}, "scope": {strings.Join(a.settings.Scopes, ",")},
-		"redirect_uri": {redirectURI}, "state": {state}, "code_challenge": {challenge}, "code_challenge_method": {"S256"}}
-	return a.settings.AuthURL + "?" + q.Encode()
+	return a.oauth().AuthCodeURL(state, redirectURI, challenge)
 }
 
 // apiProblem reads TikTok's {error:{code, message, log_id}} envelope, or
 // the OAuth endpoints' {error, error_description}.
-func apiProblem(status int, body []byte) wire.Problem {
+func apiProblem(status int, body []byte) connections.Problem {
 	var e struct {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &e) != nil || len(e.Error) == 0 {
-		return wire.Problem{}
+		return connections.Problem{}
 	}
 	var env struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 	}
 	if json.Unmarshal(e.Error, &env) == nil {
-		return wire.Problem{Code: env.Code, Message: env.Message}
+		return connections.Problem{Code: env.Code, Message: env.Message}
 	}
-	return wire.OAuthProblem(status, body)
+	return connections.OAuthProblem(status, body)
 }
 
 // refine: an invalid token or a missing scope is Unauthorized, the rate
 // limit Transient; other codes (spam_risk_*, privacy_level_option_mismatch,
 // ...) stay Refused.
-func refine(ce *connections.CallError, p wire.Problem) {
+func refine(ce *connections.CallError, p connections.Problem) {
 	switch {
 	case p.Code == "access_token_invalid" || p.Code == "scope_not_authorized" || p.Code == "scope_permission_missed" ||
 		p.Code == "invalid_grant":
@@ -131,7 +124,7 @@ func refine(ce *connections.CallError, p wire.Problem) {
 
 // problemIn returns the error an answered envelope carries ("" or "ok":
 // none), classified as a refusal.
-func problemIn(status int, p wire.Problem) error {
+func problemIn(status int, p connections.Problem) error {
 	if p.Code == "" || p.Code == "ok" {
 		return nil
 	}
@@ -140,74 +133,19 @@ func problemIn(status int, p wire.Problem) error {
 	return ce
 }
 
-// token POSTs to the token endpoint.
-func (a *Adapter) token(ctx context.Context, form url.Values) (connections.Tokens, error) {
-	form.Set("client_key", a.settings.ClientID)
-	form.Set("client_secret", a.settings.ClientSecret)
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.TokenURL, form)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, wire.OAuthProblem, wire.RefineOAuth)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	var ans struct {
-		wire.TokenAnswer
-		Error       string `json:"error"`
-		Description string `json:"error_description"`
-	}
-	if err := wire.ReadJSON(resp, &ans, true); err != nil {
-		return connections.Tokens{}, err
-	}
-	if ans.Error != "" { // TikTok may answer an OAuth error with 200
-		ce := connections.Fail(connections.Refused, resp.StatusCode, wire.Problem{Code: ans.Error, Message: ans.Description}.Reason())
-		wire.RefineOAuth(ce, wire.Problem{Code: ans.Error})
-		return connections.Tokens{}, ce
-	}
-	if ans.AccessToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Transient, 0, "the token endpoint answered no access token")
-	}
-	return ans.Tokens(a.Now()), nil
-}
-
 // Exchange redeems the code with the PKCE verifier.
 func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, verifier string) (connections.Tokens, error) {
-	return a.token(ctx, url.Values{"code": {code}, "grant_type": {"authorization_code"}, "redirect_uri": {redirectURI},
-		"code_verifier": {verifier}})
+	return a.oauth().Exchange(ctx, code, redirectURI, verifier)
 }
 
 // Refresh obtains new tokens with the refresh token.
 func (a *Adapter) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
-	if t.RefreshToken == "" {
-		return connections.Tokens{}, wire.NoRefresh(label)
-	}
-	nt, err := a.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}})
-	if err == nil && nt.RefreshToken == "" {
-		nt.RefreshToken, nt.RefreshExpiry = t.RefreshToken, t.RefreshExpiry
-	}
-	return nt, err
+	return a.oauth().Refresh(ctx, t)
 }
 
 // Revoke revokes the access token.
 func (a *Adapter) Revoke(ctx context.Context, t connections.Tokens) error {
-	form := url.Values{"client_key": {a.settings.ClientID}, "client_secret": {a.settings.ClientSecret}, "token": {t.AccessToken}}
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.RevokeURL, form)
-	if err != nil {
-		return err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, apiProblem, nil)
-	if err != nil {
-		return err
-	}
-	var ans struct {
-		Error string `json:"error"`
-	}
-	_ = wire.ReadJSON(resp, &ans, true)
-	if ans.Error != "" {
-		return connections.Fail(connections.Refused, resp.StatusCode, ans.Error)
-	}
-	return nil
+	return a.oauth().Revoke(ctx, t.AccessToken)
 }
 
 // Identify reads the user's open_id and names.
@@ -241,11 +179,11 @@ func (a *Adapter) Identify(ctx context.Context, t connections.Tokens) (connectio
 // call sends an API request with the bearer token and decodes the
 // envelope's data into v.
 func (a *Adapter) call(ctx context.Context, t connections.Tokens, method, path string, body any, idempotent bool, v any) error {
-	req, err := wire.NewRequest(ctx, method, a.settings.APIBase+path, body)
+	req, err := connections.NewRequest(ctx, method, a.settings.APIBase+path, body)
 	if err != nil {
 		return err
 	}
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), idempotent, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), idempotent, apiProblem, refine)
 	if err != nil {
 		return err
 	}
@@ -256,10 +194,10 @@ func (a *Adapter) call(ctx context.Context, t connections.Tokens, method, path s
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if err := wire.ReadJSON(resp, &env, idempotent); err != nil {
+	if err := connections.ReadJSON(resp, &env, idempotent); err != nil {
 		return err
 	}
-	if err := problemIn(resp.StatusCode, wire.Problem{Code: env.Error.Code, Message: env.Error.Message}); err != nil {
+	if err := problemIn(resp.StatusCode, connections.Problem{Code: env.Error.Code, Message: env.Error.Message}); err != nil {
 		return err
 	}
 	if v != nil && len(env.Data) > 0 {

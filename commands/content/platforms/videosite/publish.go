@@ -76,29 +76,29 @@ func (a *Adapter) Publish(ctx context.Context, t connections.Tokens, _ connectio
 		"status":  map[string]any{"privacyStatus": "public", "selfDeclaredMadeForKids": false},
 	}
 	q := url.Values{"uploadType": {"resumable"}, "part": {"snippet,status"}}
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.APIBase+"/upload/youtube/v3/videos?"+q.Encode(), meta)
+	req, err := connections.NewRequest(ctx, http.MethodPost, a.settings.APIBase+"/upload/youtube/v3/videos?"+q.Encode(), meta)
 	if err != nil {
 		return platforms.Published{}, err
 	}
 	req.Header.Set("X-Upload-Content-Length", strconv.FormatInt(size, 10))
 	req.Header.Set("X-Upload-Content-Type", ctype)
 	// Opening a session creates no video: it is safe to send again.
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), true, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), true, apiProblem, refine)
 	if err != nil {
 		return platforms.Published{}, err
 	}
-	wire.Drain(resp)
+	connections.Drain(resp)
 	session := resp.Header.Get("Location")
 	if session == "" {
 		return platforms.Published{}, connections.Fail(connections.Transient, resp.StatusCode, "the upload session has no Location; nothing uploaded")
 	}
-	put, err := wire.NewRequest(ctx, http.MethodPut, session, src)
+	put, err := connections.NewRequest(ctx, http.MethodPut, session, src)
 	if err != nil {
 		return platforms.Published{}, err
 	}
 	put.ContentLength = size
 	put.Header.Set("Content-Type", ctype)
-	resp, err = wire.Send(ctx, a.client, wire.Bearer(put, t.AccessToken), false, apiProblem, refine)
+	resp, err = connections.Send(ctx, a.client, connections.Bearer(put, t.AccessToken), false, apiProblem, refine)
 	if err != nil {
 		if connections.ClassOf(err) == connections.Unconfirmed {
 			if v, done, serr := a.ask(ctx, t, session, size); serr == nil && done {
@@ -115,21 +115,21 @@ func (a *Adapter) Publish(ctx context.Context, t connections.Tokens, _ connectio
 // ask queries the upload session: done with the video when the upload is
 // complete. It is a read (no bytes are sent).
 func (a *Adapter) ask(ctx context.Context, t connections.Tokens, session string, size int64) (video, bool, error) {
-	req, err := wire.NewRequest(ctx, http.MethodPut, session, nil)
+	req, err := connections.NewRequest(ctx, http.MethodPut, session, nil)
 	if err != nil {
 		return video{}, false, err
 	}
 	req.Header.Set("Content-Range", "bytes */"+strconv.FormatInt(size, 10))
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), true, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), true, apiProblem, refine)
 	if err != nil {
 		return video{}, false, err
 	}
 	if resp.StatusCode == http.StatusPermanentRedirect {
-		wire.Drain(resp)
+		connections.Drain(resp)
 		return video{}, false, nil
 	}
 	var v video
-	if err := wire.ReadJSON(resp, &v, true); err != nil || v.ID == "" {
+	if err := connections.ReadJSON(resp, &v, true); err != nil || v.ID == "" {
 		return video{}, false, connections.Fail(connections.Unconfirmed, resp.StatusCode, "the upload status is unreadable")
 	}
 	return v, true, nil
@@ -139,11 +139,11 @@ func (a *Adapter) ask(ctx context.Context, t connections.Tokens, session string,
 // did not take every byte.
 func answer(resp *http.Response) (platforms.Published, error) {
 	if resp.StatusCode == http.StatusPermanentRedirect {
-		wire.Drain(resp)
+		connections.Drain(resp)
 		return platforms.Published{}, connections.Fail(connections.Transient, resp.StatusCode, "the upload did not complete; nothing was posted")
 	}
 	var v video
-	if err := wire.ReadJSON(resp, &v, false); err != nil {
+	if err := connections.ReadJSON(resp, &v, false); err != nil {
 		return platforms.Published{}, err
 	}
 	return published(v)

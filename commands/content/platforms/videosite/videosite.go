@@ -26,20 +26,18 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
 	"github.com/strata-platform/strata/commands/connections"
 	"github.com/strata-platform/strata/commands/content/platforms"
-	"github.com/strata-platform/strata/commands/content/platforms/internal/wire"
 )
 
 // The real endpoints.
 const (
-	DefaultAuthURL       = "https://accounts.google.com/o/oauth2/v2/auth"
-	DefaultTokenURL      = "https://oauth2.googleapis.com/token"
-	DefaultRevokeURL     = "https://oauth2.googleapis.com/revoke"
+	DefaultAuthURL       = connections.GoogleAuthURL
+	DefaultTokenURL      = connections.GoogleTokenURL
+	DefaultRevokeURL     = connections.GoogleRevokeURL
 	DefaultAPIBase       = "https://www.googleapis.com"
 	DefaultAnalyticsBase = "https://youtubeanalytics.googleapis.com"
 	label                = "the video site"
@@ -67,23 +65,12 @@ var _ platforms.Platform = (*Adapter)(nil)
 // New returns the adapter; empty URLs and scopes in settings get the real
 // platform's defaults. client is the platform's SSRF-safe client.
 func New(settings connections.Settings, client connections.Doer) *Adapter {
-	def := func(s *string, v string) {
-		if *s == "" {
-			*s = v
-		}
-	}
 	analytics := DefaultAnalyticsBase
 	if settings.APIBase != "" {
 		analytics = strings.TrimRight(settings.APIBase, "/")
 	}
-	def(&settings.AuthURL, DefaultAuthURL)
-	def(&settings.TokenURL, DefaultTokenURL)
-	def(&settings.RevokeURL, DefaultRevokeURL)
-	def(&settings.APIBase, DefaultAPIBase)
-	settings.APIBase = strings.TrimRight(settings.APIBase, "/")
-	if len(settings.Scopes) == 0 {
-		settings.Scopes = DefaultScopes()
-	}
+	settings = settings.WithDefaults(connections.Settings{AuthURL: DefaultAuthURL, TokenURL: DefaultTokenURL,
+		RevokeURL: DefaultRevokeURL, APIBase: DefaultAPIBase, Scopes: DefaultScopes()})
 	return &Adapter{settings: settings, client: client, AnalyticsBase: analytics, Now: time.Now}
 }
 
@@ -99,23 +86,28 @@ func (a *Adapter) Settings() connections.Settings { return a.settings }
 // PKCE is true: Google takes a code_challenge (S256).
 func (a *Adapter) PKCE() bool { return true }
 
+// oauth is Google's OAuth 2 dialect with the adapter's settings and clock;
+// a refused code (or PKCE verifier) is Unauthorized.
+func (a *Adapter) oauth() *connections.OAuth2 {
+	o := connections.Google(a.settings, a.client, label)
+	o.Idempotent, o.Refine, o.Now = true, connections.RefineOAuth, a.Now
+	return o
+}
+
 // AuthCodeURL is Google's authorization URL: offline access (a refresh
 // token), consent prompted, earlier grants included, PKCE S256.
 func (a *Adapter) AuthCodeURL(state, redirectURI, challenge string) string {
-	q := url.Values{"client_id": {a.settings.ClientID}, "redirect_uri": {redirectURI}, "response_type": {"code"},
-		"scope": {strings.Join(a.settings.Scopes, " ")}, "state": {state}, "access_type": {"offline"}, "prompt": {"consent"},
-		"include_granted_scopes": {"true"}, "code_challenge": {challenge}, "code_challenge_method": {"S256"}}
-	return a.settings.AuthURL + "?" + q.Encode()
+	return a.oauth().AuthCodeURL(state, redirectURI, challenge)
 }
 
 // apiProblem reads Google's {error:{code, message, errors:[{reason}]}} or
 // an OAuth error body.
-func apiProblem(status int, body []byte) wire.Problem {
+func apiProblem(status int, body []byte) connections.Problem {
 	var e struct {
 		Error json.RawMessage `json:"error"`
 	}
 	if json.Unmarshal(body, &e) != nil || len(e.Error) == 0 {
-		return wire.Problem{}
+		return connections.Problem{}
 	}
 	var g struct {
 		Message string `json:"message"`
@@ -124,9 +116,9 @@ func apiProblem(status int, body []byte) wire.Problem {
 		} `json:"errors"`
 	}
 	if json.Unmarshal(e.Error, &g) != nil {
-		return wire.OAuthProblem(status, body)
+		return connections.OAuthProblem(status, body)
 	}
-	p := wire.Problem{Message: g.Message}
+	p := connections.Problem{Message: g.Message}
 	if len(g.Errors) > 0 {
 		p.Code = g.Errors[0].Reason
 	}
@@ -136,7 +128,7 @@ func apiProblem(status int, body []byte) wire.Problem {
 // refine: authError and insufficientPermissions are Unauthorized; the rate
 // limits Transient; quotaExceeded (it clears only at the next quota day)
 // and uploadLimitExceeded Refused with the reason alone.
-func refine(ce *connections.CallError, p wire.Problem) {
+func refine(ce *connections.CallError, p connections.Problem) {
 	switch p.Code {
 	case "authError", "invalidCredentials", "insufficientPermissions", "youtubeSignupRequired":
 		ce.Class = connections.Unauthorized
@@ -149,62 +141,19 @@ func refine(ce *connections.CallError, p wire.Problem) {
 	}
 }
 
-// token POSTs to the token endpoint.
-func (a *Adapter) token(ctx context.Context, form url.Values) (connections.Tokens, error) {
-	form.Set("client_id", a.settings.ClientID)
-	form.Set("client_secret", a.settings.ClientSecret)
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.TokenURL, form)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, wire.OAuthProblem, wire.RefineOAuth)
-	if err != nil {
-		return connections.Tokens{}, err
-	}
-	var ans wire.TokenAnswer
-	if err := wire.ReadJSON(resp, &ans, true); err != nil {
-		return connections.Tokens{}, err
-	}
-	if ans.AccessToken == "" {
-		return connections.Tokens{}, connections.Fail(connections.Transient, 0, "the token endpoint answered no access token")
-	}
-	return ans.Tokens(a.Now()), nil
-}
-
 // Exchange redeems the code with the PKCE verifier.
 func (a *Adapter) Exchange(ctx context.Context, code, redirectURI, verifier string) (connections.Tokens, error) {
-	return a.token(ctx, url.Values{"grant_type": {"authorization_code"}, "code": {code}, "redirect_uri": {redirectURI},
-		"code_verifier": {verifier}})
+	return a.oauth().Exchange(ctx, code, redirectURI, verifier)
 }
 
 // Refresh obtains a new access token; Google keeps the refresh token.
 func (a *Adapter) Refresh(ctx context.Context, t connections.Tokens) (connections.Tokens, error) {
-	if t.RefreshToken == "" {
-		return connections.Tokens{}, wire.NoRefresh(label)
-	}
-	nt, err := a.token(ctx, url.Values{"grant_type": {"refresh_token"}, "refresh_token": {t.RefreshToken}})
-	if err == nil && nt.RefreshToken == "" {
-		nt.RefreshToken, nt.RefreshExpiry = t.RefreshToken, t.RefreshExpiry
-	}
-	return nt, err
+	return a.oauth().Refresh(ctx, t)
 }
 
 // Revoke revokes the grant (with the refresh token when there is one).
 func (a *Adapter) Revoke(ctx context.Context, t connections.Tokens) error {
-	tok := t.RefreshToken
-	if tok == "" {
-		tok = t.AccessToken
-	}
-	req, err := wire.NewRequest(ctx, http.MethodPost, a.settings.RevokeURL, url.Values{"token": {tok}})
-	if err != nil {
-		return err
-	}
-	resp, err := wire.Send(ctx, a.client, req, true, wire.OAuthProblem, nil)
-	if err != nil {
-		return err
-	}
-	wire.Drain(resp)
-	return nil
+	return a.oauth().RevokeGrant(ctx, t)
 }
 
 // Identify reads the account's channel.
@@ -234,13 +183,13 @@ func (a *Adapter) Identify(ctx context.Context, t connections.Tokens) (connectio
 
 // get GETs a URL with the bearer token into v.
 func (a *Adapter) get(ctx context.Context, t connections.Tokens, target string, v any) error {
-	req, err := wire.NewRequest(ctx, http.MethodGet, target, nil)
+	req, err := connections.NewRequest(ctx, http.MethodGet, target, nil)
 	if err != nil {
 		return err
 	}
-	resp, err := wire.Send(ctx, a.client, wire.Bearer(req, t.AccessToken), true, apiProblem, refine)
+	resp, err := connections.Send(ctx, a.client, connections.Bearer(req, t.AccessToken), true, apiProblem, refine)
 	if err != nil {
 		return err
 	}
-	return wire.ReadJSON(resp, v, true)
+	return connections.ReadJSON(resp, v, true)
 }
