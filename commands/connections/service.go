@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -103,7 +104,7 @@ func (s *Service) Names() []string {
 // 503 naming the missing settings.
 func configured(p Provider) error {
 	if miss := p.Settings().Missing(); len(miss) > 0 {
-		return kernel.Unavailable(fmt.Sprintf("%s is not configured on this server: the operator must set %v", p.Label(), miss), nil)
+		return kernel.Unavailable(fmt.Sprintf("%s is not configured on this server: the operator must set %s", p.Label(), strings.Join(miss, " and ")), nil)
 	}
 	return nil
 }
