@@ -65,9 +65,12 @@ type ChatUsage struct {
 	// Estimated: the stream broke before the upstream said its usage; the
 	// output is then the number of deltas delivered.
 	Estimated bool
-	Status    int
-	Latency   time.Duration
-	Stream    bool
+	// CutByUpstream: the upstream ended the stream (an error event, a
+	// broken stream) before its usage, whatever the client did after.
+	CutByUpstream bool
+	Status        int
+	Latency       time.Duration
+	Stream        bool
 }
 
 // ChatConfig is what the chat routes need.
@@ -365,6 +368,7 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 				break // the client went away
 			}
 			a.cfg.Logger.Warn("gateway: an upstream stream broke off", "request_id", u.RequestID, "upstream", served.Upstream, "error", err)
+			u.CutByUpstream = true
 			write([]chat.Event{chat.Error{Kind: kernel.KindUnavailable, Message: "the upstream's stream broke off"}})
 			break
 		}
@@ -380,6 +384,9 @@ func (a *ChatAPI) stream(w http.ResponseWriter, r *http.Request, f clientFormat,
 			deltas++
 		case chat.Stop:
 			u.Usage, stopped = e.Usage, true
+		}
+		if _, upstreamErr := ev.(chat.Error); upstreamErr {
+			u.CutByUpstream = true // decided before the client can leave on reading it
 		}
 		out, err := filter.Push(ev)
 		if err != nil {

@@ -68,13 +68,15 @@ func (c *CreditsAPI) Admit(ctx context.Context, p auth.Principal, m catalog.Mode
 	}, nil
 }
 
-// outcome is the usage record's status of a finished chat request: one
-// whose client went away before its end is disconnected (a reply it never
-// got, a stream cut short); a refusal or upstream failure is failed; a
-// stream the upstream cut off before saying its usage is interrupted;
-// else completed.
+// outcome is the usage record's status of a finished chat request: a
+// stream the upstream cut off before saying its usage is interrupted (even
+// when the client left on reading the error); one whose client went away
+// before its end is disconnected (a reply it never got, a stream cut
+// short); a refusal or upstream failure is failed; else completed.
 func outcome(ctx context.Context, u ChatUsage) string {
 	switch {
+	case u.Estimated && u.CutByUpstream && u.Status < 400 && u.Status != 0:
+		return credits.StatusInterrupted
 	case ctx.Err() != nil && (u.Estimated || u.Status >= 400 || u.Status == 0):
 		return credits.StatusDisconnected
 	case u.Status >= 400 || u.Status == 0:
