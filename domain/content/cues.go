@@ -112,7 +112,9 @@ func BuildCues(words []TimedWord, r CueRules) []Cue {
 	return cues
 }
 
-func endsSentence(s string) bool { return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") }
+func endsSentence(s string) bool {
+	return strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!")
+}
 
 func chars(ws []TimedWord) int {
 	n := -1
