@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/strata-platform/strata/commands/content/platforms/videosite"
 	"github.com/strata-platform/strata/commands/memory/actions"
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/transcribe"
 	"github.com/strata-platform/strata/eventstore"
 	projcontent "github.com/strata-platform/strata/projections/content"
 	readcontent "github.com/strata-platform/strata/readapi/content"
@@ -140,11 +142,19 @@ func startContent(ctx context.Context, app *App) error {
 	if err != nil {
 		return err
 	}
+	tr, err := transcriber(app.Config.Voice, app)
+	if err != nil {
+		return err
+	}
+	var engines []transcribe.Transcriber
+	if tr != nil {
+		engines = append(engines, tr)
+	}
 	media := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: cc.PublishTimeout})
 	links := blobs.NewLinks(app.Identity.Master.Derive("content download links"), app.Clock.Now)
 	svc := cmdcontent.New(cmdcontent.Config{Store: app.Store, Connections: app.Connections, Platforms: app.platforms, Jobs: app.Jobs,
 		Media: &cmdcontent.Fetcher{Client: media, Max: cc.MaxMedia}, Blobs: store, Links: links, DownloadBase: app.Config.Issuer,
-		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger, PublishTimeout: cc.PublishTimeout,
+		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger, PublishTimeout: cc.PublishTimeout, Transcribers: engines,
 		Wait: func(ctx context.Context, key eventstore.Key) error {
 			wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
 			defer cancel()
@@ -157,6 +167,15 @@ func startContent(ctx context.Context, app *App) error {
 	}
 	app.content = &contentParts{Service: svc, Blobs: store, Links: links, Actions: app.actions}
 	return nil
+}
+
+// contentBodyLimits lets the caption upload be larger than the surface's
+// default body limit.
+func contentBodyLimits(surface string, app *App) func(*http.Request) int64 {
+	if surface != "api" || app.content == nil {
+		return nil
+	}
+	return readcontent.BodyLimit
 }
 
 // contentRoutes serves the content workflow on the platform API.

@@ -221,13 +221,8 @@ var productionWiring = Wiring{
 		return startProvisioning(ctx, app)
 	},
 	BodyLimits: func(surface string, app *App) func(*http.Request) int64 {
-		if f := captableBodyLimits(surface, app); f != nil {
-			return f
-		}
-		if f := hackathonBodyLimits(surface, app); f != nil {
-			return f
-		}
-		return briefingBodyLimits(surface, app)
+		return firstLimit(captableBodyLimits(surface, app), hackathonBodyLimits(surface, app), briefingBodyLimits(surface, app),
+			contentBodyLimits(surface, app))
 	},
 	Checks: func(surface string, app *App) func(ctx context.Context) map[string]error {
 		return voiceChecks(surface, app)
@@ -248,6 +243,28 @@ var productionWiring = Wiring{
 		contentRoutes(surface, r, app)
 		discoveryRoutes(surface, r, app)
 	},
+}
+
+// firstLimit combines body-limit overrides: a request's limit is the first
+// non-zero one (nil when there are none).
+func firstLimit(fs ...func(*http.Request) int64) func(*http.Request) int64 {
+	var set []func(*http.Request) int64
+	for _, f := range fs {
+		if f != nil {
+			set = append(set, f)
+		}
+	}
+	if len(set) == 0 {
+		return nil
+	}
+	return func(r *http.Request) int64 {
+		for _, f := range set {
+			if n := f(r); n != 0 {
+				return n
+			}
+		}
+		return 0
+	}
 }
 
 // registerAll registers event constructors at schema version 1.

@@ -66,11 +66,11 @@ func (l *Links) Verify(token string) (Link, error) {
 	if !ok || len(token) > 4096 {
 		return Link{}, ErrLinkInvalid
 	}
-	got, err := base64.RawURLEncoding.DecodeString(sig)
+	got, err := base64.RawURLEncoding.Strict().DecodeString(sig)
 	if err != nil || !hmac.Equal(got, l.mac(payload)) {
 		return Link{}, ErrLinkInvalid
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(payload)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(payload)
 	var link Link
 	if err != nil || json.Unmarshal(raw, &link) != nil {
 		return Link{}, ErrLinkInvalid

@@ -91,10 +91,8 @@ func (s *Service) Schedule(ctx context.Context, a Actor, in ItemInput) (content.
 		if ap, err = s.cfg.Store.AppendTx(ctx, tx, postStream(ev.PostID), eventstore.NoStream, ev); err != nil {
 			return err
 		}
-		if !in.AllowDuplicate {
-			if err := s.claimUnique(ctx, tx, ev); err != nil {
-				return err
-			}
+		if err := s.claimUnique(ctx, tx, ev, in.AllowDuplicate); err != nil {
+			return err
 		}
 		return s.enqueueDispatch(ctx, tx, ev.PostID, ev.ScheduledAt)
 	})
@@ -120,18 +118,25 @@ func dupKeys(ev *content.PostScheduled) (text, hour string) {
 }
 
 // claimUnique claims the item's duplicate keys; one already held by a live
-// item is 409 naming it.
-func (s *Service) claimUnique(ctx context.Context, tx *stdsql.Tx, ev *content.PostScheduled) error {
+// item is 409 naming it. An item scheduled with allow_duplicate claims the
+// keys that are free and passes the held ones, so that a later item is
+// still checked against it. An item without text has no text key.
+func (s *Service) claimUnique(ctx context.Context, tx *stdsql.Tx, ev *content.PostScheduled, allow bool) error {
 	text, hour := dupKeys(ev)
 	stream := content.PostStream(ev.PostID)
 	checks := []struct{ scope, value, field, what string }{
-		{scopeText, text, "script", "has the same text"},
-		{scopeHour, hour, "scheduled_at", "is scheduled in the same hour"},
+		{scopeHour, hour, "scheduled_at", "is scheduled in the same clock hour"},
+	}
+	if strings.TrimSpace(ev.Script) != "" {
+		checks = append([]struct{ scope, value, field, what string }{{scopeText, text, "script", "has the same text"}}, checks...)
 	}
 	for _, c := range checks {
 		holder, err := eventstore.ClaimOwner(ctx, tx, c.scope, c.value)
 		if err != nil {
 			return err
+		}
+		if holder != "" && holder != stream && allow {
+			continue
 		}
 		if holder != "" && holder != stream {
 			id := strings.TrimPrefix(holder, "content-post:")

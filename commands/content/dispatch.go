@@ -49,6 +49,9 @@ func (s *Service) RegisterJobs(js *jobs.Service) error {
 	if err := jobs.Handle(js, s.sweepJob, jobs.KindOptions{MaxAttempts: 3, Timeout: time.Minute}); err != nil {
 		return err
 	}
+	if err := jobs.Handle(js, s.captionJob, jobs.KindOptions{MaxAttempts: 3, Timeout: 10 * time.Minute}); err != nil {
+		return err
+	}
 	if err := s.registerAnalyticsJobs(js); err != nil {
 		return err
 	}

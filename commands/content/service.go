@@ -20,6 +20,7 @@ import (
 	"github.com/strata-platform/strata/commands/connections"
 	"github.com/strata-platform/strata/commands/content/platforms"
 	"github.com/strata-platform/strata/commands/jobs"
+	"github.com/strata-platform/strata/commands/transcribe"
 	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/domain/kernel"
 	"github.com/strata-platform/strata/eventstore"
@@ -51,6 +52,9 @@ type Config struct {
 	// PublishTimeout bounds one publish attempt (2 minutes when 0; a
 	// video upload takes a while).
 	PublishTimeout time.Duration
+	// Transcribers make captions, the first that serves a language (none:
+	// captions answer 503).
+	Transcribers []transcribe.Transcriber
 	// RetryDelay is the wait before transient retry n (1-based);
 	// nil: content.RetryDelay (15 s, 1 min, 4 min).
 	RetryDelay func(n int) time.Duration

@@ -18,9 +18,11 @@ func twinStream(id string) eventstore.Stream {
 
 // loadTwin folds a twin; another owner's, deleted or unknown twin is 404.
 func (s *Service) loadTwin(ctx context.Context, q eventstore.Querier, owner, id string) (content.Twin, int64, error) {
-	if _, err := uuid.Parse(id); err != nil {
+	u, err := uuid.Parse(id)
+	if err != nil {
 		return content.Twin{}, 0, kernel.NotFound("no twin with id " + quoteID(id))
 	}
+	id = u.String() // UUIDs are case-insensitive: streams use the lower-case form
 	envs, err := s.cfg.Store.LoadTx(ctx, q, content.TwinStream(id), eventstore.LoadOptions{})
 	if err != nil {
 		return content.Twin{}, 0, fmt.Errorf("load twin %s: %w", id, err)

@@ -131,6 +131,7 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &TargetRetryScheduled{} }, func() kernel.Event { return &TargetFailed{} },
 		func() kernel.Event { return &TaskCreated{} }, func() kernel.Event { return &TaskProgressed{} },
 		func() kernel.Event { return &TaskFinished{} }, func() kernel.Event { return &TaskFailed{} },
-		func() kernel.Event { return &AnalyticsSynced{} },
+		func() kernel.Event { return &AnalyticsSynced{} }, func() kernel.Event { return &CaptionRequested{} },
+		func() kernel.Event { return &CaptionTranscribed{} }, func() kernel.Event { return &CaptionFailed{} },
 	}
 }

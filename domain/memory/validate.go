@@ -61,11 +61,13 @@ func CheckNamespace(field, ns string) error {
 			return nil
 		}
 	}
-	return kernel.Invalid(field, "namespace", field+` must be "global", "session:<id>", "project:<id>" (id 1-128 characters, no spaces) or a twin's "twin_<uuid>"`)
+	return kernel.Invalid(field, "namespace", field+` must be "global", "session:<id>", "project:<id>" (id 1-128 characters, no spaces) or a twin's "twin_<uuid>" (lower case)`)
 }
 
 // isTwinNamespace reports whether ns is "twin_" and a UUID in its 36
-// character form.
+// character lower-case form (as a twin's memory_namespace gives it: one
+// spelling per namespace, so an upper-case copy cannot split a twin's
+// memories in two).
 func isTwinNamespace(ns string) bool {
 	id, ok := strings.CutPrefix(ns, "twin_")
 	if !ok || len(id) != 36 {
@@ -77,7 +79,7 @@ func isTwinNamespace(ns string) bool {
 			if r != '-' {
 				return false
 			}
-		case !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F'):
+		case !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f'):
 			return false
 		}
 	}

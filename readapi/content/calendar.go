@@ -45,13 +45,12 @@ func (a *API) schedule(w http.ResponseWriter, r *http.Request, c caller) {
 		}
 	}
 	if !content.ValidPlatform(*b.Platform) {
-		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "platform", Rule: "enum",
-			Message: "platform must be one of " + strings.Join(content.Platforms, ", ")})
+		writeErr(w, r, kernel.Invalid("platform", "enum", "platform must be one of "+strings.Join(content.Platforms, ", ")))
 		return
 	}
 	at, err := httpx.ParseDateTime("scheduled_at", *b.ScheduledAt, years, false)
 	if err != nil {
-		writeErr(w, r, schema(err))
+		writeErr(w, r, err)
 		return
 	}
 	in := cmd.ItemInput{Title: *b.Title, Platform: *b.Platform, ScheduledAt: at, Media: b.Media, AllowDuplicate: b.AllowDuplicate}

@@ -29,8 +29,8 @@ func TestCalendarScheduleTimeValidation(t *testing.T) {
 	}{
 		{"missing title", map[string]any{"platform": "short_video", "scheduled_at": w.at(0)}, 422, "title"},
 		{"missing platform", map[string]any{"title": "t", "scheduled_at": w.at(0)}, 422, "platform"},
-		{"unknown platform", map[string]any{"title": "t", "platform": "fax", "scheduled_at": w.at(0)}, 422, "platform"},
-		{"no offset", map[string]any{"title": "t", "platform": "short_video", "scheduled_at": "2026-12-01T10:00:00"}, 422, "scheduled_at"},
+		{"unknown platform", map[string]any{"title": "t", "platform": "fax", "scheduled_at": w.at(0)}, 400, "platform"},
+		{"no offset", map[string]any{"title": "t", "platform": "short_video", "scheduled_at": "2026-12-01T10:00:00"}, 400, "scheduled_at"},
 		{"past", map[string]any{"title": "t", "platform": "short_video", "scheduled_at": w.at(-3 * time.Hour)}, 400, "scheduled_at"},
 		// 2,200 UTF-16 units: 1,100 emoji outside the BMP are 2,200 units; one more is too long.
 		{"photo caption too long in UTF-16", map[string]any{"title": "t", "platform": "photo_network", "scheduled_at": w.at(0),

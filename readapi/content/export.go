@@ -44,9 +44,9 @@ func (a *API) exportICS(w http.ResponseWriter, r *http.Request, c caller) {
 		ev.Props.SetDateTime(ical.PropCreated, created.UTC())
 		ev.Props.SetDateTime(ical.PropLastModified, updated.UTC())
 		ev.Props.SetDateTime(ical.PropDateTimeStart, start.UTC())
-		ev.Props.SetText(ical.PropSummary, "["+it.Platform+"] "+it.Title)
+		ev.Props.SetText(ical.PropSummary, oneLine("["+it.Platform+"] "+it.Title))
 		if it.Script != "" {
-			ev.Props.SetText(ical.PropDescription, it.Script)
+			ev.Props.SetText(ical.PropDescription, lf(it.Script))
 		}
 		ev.Props.SetText(ical.PropCategories, it.Platform)
 		ev.Props.SetText(ical.PropStatus, "CONFIRMED")
@@ -95,6 +95,7 @@ func (a *API) exportCSV(w http.ResponseWriter, r *http.Request, c caller) {
 	}
 	var buf bytes.Buffer
 	cw := csv.NewWriter(&buf)
+	cw.UseCRLF = true // RFC 4180 records end in CRLF
 	_ = cw.Write(csvHeader)
 	for _, it := range items {
 		var media []struct {
@@ -129,6 +130,13 @@ func (a *API) exportCSV(w http.ResponseWriter, r *http.Request, c caller) {
 	w.Header().Set("Content-Disposition", `attachment; filename="content-calendar.csv"`)
 	_, _ = w.Write(buf.Bytes())
 }
+
+// lf turns CRLF and CR line breaks into LF, the only break iCalendar text
+// carries (escaped as \n); go-ical refuses a bare CR.
+func lf(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n") }
+
+// oneLine puts a text on one line (a summary).
+func oneLine(s string) string { return strings.ReplaceAll(lf(s), "\n", " ") }
 
 // SafeCell defuses a CSV cell a spreadsheet would evaluate as a formula.
 func SafeCell(s string) string {

@@ -20,6 +20,7 @@ import (
 	idcmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/commands/outbound"
+	"github.com/strata-platform/strata/commands/transcribe"
 	domconn "github.com/strata-platform/strata/domain/connections"
 	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/eventstore"
@@ -49,7 +50,19 @@ type world struct {
 
 func start(t *testing.T, plats ...platforms.Platform) *world {
 	t.Helper()
+	return startWith(t, options{Platforms: plats})
+}
+
+// options tune startWith.
+type options struct {
+	Platforms    []platforms.Platform
+	Transcribers []transcribe.Transcriber
+}
+
+func startWith(t *testing.T, o options) *world {
+	t.Helper()
 	t.Parallel()
+	plats := o.Platforms
 	api := identitytest.StartWithEvents(t, readidentity.Options{}, append(content.Events(), domconn.Events()...))
 	logger := slog.New(slog.DiscardHandler)
 	if os.Getenv("STRATA_TEST_LOG") != "" {
@@ -100,7 +113,7 @@ func start(t *testing.T, plats ...platforms.Platform) *world {
 	svc := cmd.New(cmd.Config{Store: api.Store, Connections: conn, Platforms: byName, Jobs: js,
 		Media: &cmd.Fetcher{Client: client, Dir: t.TempDir()}, Blobs: blobStore, Links: links, DownloadBase: api.URL, Clock: api.Clock,
 		IDs: eventstore.NewULIDs(api.Clock), Logger: logger, PublishTimeout: 3 * time.Second,
-		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait})
+		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait, Transcribers: o.Transcribers})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}
@@ -174,6 +187,12 @@ func (w *world) do(t *testing.T, u *user, method, path string, body any) reply {
 	if u != nil {
 		req.Header.Set("X-API-Key", u.Key)
 	}
+	return w.send(t, req)
+}
+
+// send sends a prepared request and decodes the answer.
+func (w *world) send(t *testing.T, req *http.Request) reply {
+	t.Helper()
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -40,6 +40,9 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(b+"/social/publish", a.need(a.publish)).Methods(post)
 	r.Handle(b+"/social/publish/{job_id}", a.need(a.publishStatus)).Methods(get)
 
+	r.Handle(b+"/captions/generate", a.need(a.generateCaption)).Methods(post)
+	r.Handle(b+"/captions/{caption_id}", a.need(a.getCaption)).Methods(get)
+
 	r.Handle(b+"/analytics/social", a.need(a.analytics)).Methods(get)
 	r.Handle(b+"/analytics/social/summary", a.need(a.summary)).Methods(get)
 	r.Handle(b+"/analytics/social/export", a.need(a.export)).Methods(post)

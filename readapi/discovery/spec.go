@@ -47,7 +47,7 @@ type op struct {
 	method, path, id, tag, summary, desc string
 	access                               access
 	params                               []param
-	body                                 string // a schema name (application/json) or "form:Schema"
+	body                                 string // a schema name (application/json), "form:Schema" or "multipart:Schema"
 	status                               int    // success status (200)
 	res                                  string // success body schema; "" none
 	resType                              string // success content type (application/json)
@@ -283,6 +283,8 @@ var operations = []op{
 	{method: "DELETE", path: pub + "/social/disconnect/{platform}", id: "disconnectSocial", tag: "Content", summary: "Disconnect a social account", desc: "Revokes at the platform where it can and forgets the tokens; 404 when nothing is connected.", access: user, res: "-object", errs: []int{404}},
 	{method: "POST", path: pub + "/social/publish", id: "publishSocial", tag: "Content", summary: "Publish now", desc: "{platforms[], reel_url, caption, twin_id, title} → 202 {job_id, status, results[] {platform, task_id, status}}; a platform without a connected account is an error result (not_connected). reel_url is fetched through the SSRF-safe client.", access: user, body: "-{platforms, reel_url, caption, twin_id, title}", status: 202, res: "-object", errs: []int{400, 404, 422}},
 	{method: "GET", path: pub + "/social/publish/{job_id}", id: "getPublishJob", tag: "Content", summary: "A publish job", desc: "Its status and each platform's result.", access: user, res: "-object", errs: []int{404}},
+	{method: "POST", path: pub + "/captions/generate", id: "generateCaptions", tag: "Content", summary: "Generate captions", desc: "multipart/form-data: reel_url (fetched through the SSRF-safe client) or audio_file, one required; language (en); burn_in (not available yet: 503) → 202 {caption_id, task_id, status}. A language no configured engine serves is 422 naming the engines and what would serve it.", access: user, body: "multipart:-", status: 202, res: "-object", errs: []int{400, 413, 422, 503}},
+	{method: "GET", path: pub + "/captions/{caption_id}", id: "getCaptions", tag: "Content", summary: "Captions", desc: "{id, status, srt, vtt, segments[] {start, end (seconds), text, lines, confidence}, engine, language, text}: cues of at most two 42-character lines, 5/6 s to 7 s on screen, about 17 characters a second, labelled with the engine that heard them.", access: user, res: "-object", errs: []int{404}},
 	{method: "GET", path: pub + "/analytics/social", id: "getSocialAnalytics", tag: "Content", summary: "Social analytics", desc: "{rows [{platform, date, views, likes, comments, shares, followers_gained}], platforms [{platform, status, last_synced_at}]}: numbers as the platforms reported them (null where a platform gives none), synced every 6 hours; a platform with no connected account is not_connected, never numbers.", access: user, params: []param{q("platform", "all (default) or a platform."), qi("days", "1-365 (30)."), q("twin_id", "A twin of yours (analytics are per account).")}, res: "-object", errs: []int{400, 404}},
 	{method: "GET", path: pub + "/analytics/social/summary", id: "getSocialAnalyticsSummary", tag: "Content", summary: "Analytics totals and deltas", desc: "Per connected platform and overall: totals over the window, the previous window and the deltas (null where a side has no number).", access: user, params: []param{qi("days", "1-365 (30).")}, res: "-object", errs: []int{400}},
 	{method: "POST", path: pub + "/analytics/social/export", id: "exportSocialAnalytics", tag: "Content", summary: "Export analytics", desc: "{format (csv), days, platform} → 202 {task_id}; the task's result.download_url is a signed link valid for one hour (403 when altered, 410 once expired).", access: user, body: "-{format, days, platform}", status: 202, res: "-object", errs: []int{400, 422}},
@@ -384,6 +386,8 @@ func (o op) operation(method string) js {
 		ct, name := "application/json", o.body
 		if strings.HasPrefix(name, "form:") {
 			ct, name = "application/x-www-form-urlencoded", strings.TrimPrefix(name, "form:")
+		} else if strings.HasPrefix(name, "multipart:") {
+			ct, name = "multipart/form-data", strings.TrimPrefix(name, "multipart:")
 		}
 		if name == "-" {
 			name = "-object"

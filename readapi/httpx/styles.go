@@ -110,6 +110,9 @@ func writeBody(w http.ResponseWriter, r *http.Request, style Style, v errorView)
 			Status: v.info.status, Detail: v.message, Instance: v.path, Code: v.kind.String(),
 			Field: v.field, Rule: v.rule, RequestID: v.requestID,
 		}
+		if v.code != "" {
+			pb.Code = v.code // the error's own code (not_connected, outcome_unknown...) says more than its kind
+		}
 		body = pb
 	}
 	if len(v.members) > 0 {

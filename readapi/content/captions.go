@@ -1,0 +1,157 @@
+package content
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	cmd "github.com/strata-platform/strata/commands/content"
+	"github.com/strata-platform/strata/domain/content"
+	"github.com/strata-platform/strata/domain/kernel"
+	"github.com/strata-platform/strata/readapi/httpx"
+)
+
+// MaxCaptionBody bounds POST /captions/generate (the upload and the form).
+const MaxCaptionBody = cmd.MaxCaptionMedia + 1<<20
+
+// BodyLimit gives the content routes' body limits: the caption upload's,
+// 0 (the surface's) elsewhere.
+func BodyLimit(r *http.Request) int64 {
+	if r.URL.Path == Base+"/captions/generate" {
+		return MaxCaptionBody
+	}
+	return 0
+}
+
+// generateCaption serves POST /captions/generate (multipart/form-data:
+// reel_url or audio_file, one required; language, default en; burn_in) →
+// 202 {caption_id, task_id, status}.
+func (a *API) generateCaption(w http.ResponseWriter, r *http.Request, c caller) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		writeErr(w, r, kernel.E(kernel.KindUnsupportedMediaType, "Content-Type must be multipart/form-data with reel_url or audio_file"))
+		return
+	}
+	if err := r.ParseMultipartForm(32 << 20); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			writeErr(w, r, &kernel.Error{Kind: kernel.KindTooLarge, Field: "audio_file", Rule: "max_bytes", Message: "the upload is over the limit"})
+			return
+		}
+		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "body", Rule: "multipart", Message: "the body is not a readable multipart form"})
+		return
+	}
+	defer r.MultipartForm.RemoveAll()
+	form := r.MultipartForm
+	for name, vs := range form.Value {
+		for _, v := range vs {
+			if err := httpx.CheckString(name, v); err != nil {
+				writeErr(w, r, err)
+				return
+			}
+		}
+	}
+	in := cmd.CaptionInput{URL: strings.TrimSpace(first(form.Value["reel_url"])), Language: strings.TrimSpace(first(form.Value["language"]))}
+	files := form.File["audio_file"]
+	if (in.URL == "") == (len(files) == 0) || len(files) > 1 {
+		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "reel_url", Rule: "one_of:reel_url,audio_file",
+			Message: "give exactly one of reel_url and audio_file"})
+		return
+	}
+	if in.URL != "" {
+		if err := content.CheckMediaURL("reel_url", in.URL); err != nil {
+			writeErr(w, r, err)
+			return
+		}
+	}
+	if !languageRE(in.Language) {
+		writeErr(w, r, kernel.Invalid("language", "bcp47", "language must be a BCP 47 tag such as en or en-US"))
+		return
+	}
+	switch strings.ToLower(strings.TrimSpace(first(form.Value["burn_in"]))) {
+	case "", "false", "0":
+	case "true", "1":
+		writeErr(w, r, kernel.Unavailable("burn_in is not available on this server yet: generate the captions, then burn them in when that lands", nil))
+		return
+	default:
+		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "burn_in", Rule: "boolean", Message: "burn_in must be true or false"})
+		return
+	}
+	if len(files) == 1 {
+		f, err := files[0].Open()
+		if err != nil {
+			writeErr(w, r, kernel.Invalid("audio_file", "readable", "audio_file could not be read"))
+			return
+		}
+		defer f.Close()
+		in.Upload, in.UploadName = f, files[0].Filename
+	}
+	ev, err := a.svc.RequestCaption(r.Context(), c.actor, in)
+	writeJSON(w, r, http.StatusAccepted, map[string]any{"caption_id": ev.CaptionID, "task_id": ev.TaskID, "status": content.TaskQueued}, err)
+}
+
+// languageRE accepts "" (en) and BCP 47-shaped tags.
+func languageRE(s string) bool {
+	if s == "" {
+		return true
+	}
+	if len(s) > 35 {
+		return false
+	}
+	for i, part := range strings.Split(s, "-") {
+		if part == "" || len(part) > 8 || (i == 0 && (len(part) < 2 || len(part) > 3)) {
+			return false
+		}
+		for _, r := range part {
+			if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+// segmentJSON is one caption cue as GET /captions/{id} shows it.
+type segmentJSON struct {
+	Start      float64  `json:"start"`
+	End        float64  `json:"end"`
+	Text       string   `json:"text"`
+	Lines      []string `json:"lines"`
+	Confidence *float64 `json:"confidence"`
+}
+
+// getCaption serves GET /captions/{caption_id}: {id, status, srt, vtt,
+// segments[] {start, end, text, confidence}, engine, language, task_id};
+// srt, vtt and segments are empty until done.
+func (a *API) getCaption(w http.ResponseWriter, r *http.Request, c caller) {
+	cp, err := a.svc.Caption(r.Context(), c.actor.Owner, mux.Vars(r)["caption_id"])
+	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	out := map[string]any{"id": cp.CaptionID, "task_id": cp.TaskID, "status": cp.Status, "language": cp.Language,
+		"srt": "", "vtt": "", "segments": []segmentJSON{}, "engine": nil, "confidence": nil, "created_at": ts(cp.At)}
+	if t := cp.Transcribed; t != nil {
+		segs := make([]segmentJSON, 0, len(t.Cues))
+		for _, q := range t.Cues {
+			segs = append(segs, segmentJSON{Start: q.Start, End: q.End, Text: strings.Join(q.Lines, " "), Lines: q.Lines, Confidence: q.Confidence})
+		}
+		cues := t.CueList()
+		out["srt"], out["vtt"], out["segments"], out["engine"], out["confidence"], out["text"] = content.SRT(cues), content.VTT(cues), segs,
+			t.Engine, t.Confidence, t.Text
+	}
+	if f := cp.Failure; f != nil {
+		out["error"] = map[string]string{"code": f.Code, "message": f.Message}
+	}
+	writeJSON(w, r, http.StatusOK, out, nil)
+}
