@@ -34,19 +34,17 @@ const (
 // Failure reasons that are ours (the platform's own reasons are kept as
 // the platform gave them).
 const (
-	ReasonUnconfirmed    = "unconfirmed"     // sent; the platform did not confirm: never retried automatically
-	ReasonNotConnected   = "not_connected"   // no account for the platform at dispatch
-	ReasonReconnect      = "reconnect"       // the account's tokens were refused: reconnect it
-	ReasonMediaMissing   = "media_missing"   // the platform needs media the item lacks
-	ReasonMediaFetch     = "media_unfetched" // the media URL could not be fetched
-	ReasonRetriesSpent   = "transient"       // transient failures, retries spent
-	MaxTransientRetries  = 3
-	ClassRefused         = "refused"
-	ClassUnconfirmed     = "unconfirmed"
-	ClassTransient       = "transient"
-	ClassUnauthorized    = "unauthorized"
-	ClassPrecondition    = "precondition"
-	ClassAttemptAbandons = "abandoned"
+	ReasonUnconfirmed   = "unconfirmed"     // sent; the platform did not confirm: never retried automatically
+	ReasonNotConnected  = "not_connected"   // no account for the platform at dispatch
+	ReasonReconnect     = "reconnect"       // the account's tokens were refused: reconnect it
+	ReasonMediaMissing  = "media_missing"   // the platform needs media the item lacks
+	ReasonMediaFetch    = "media_unfetched" // the media URL could not be fetched
+	MaxTransientRetries = 3
+	ClassRefused        = "refused"
+	ClassUnconfirmed    = "unconfirmed"
+	ClassTransient      = "transient"
+	ClassUnauthorized   = "unauthorized"
+	ClassPrecondition   = "precondition"
 )
 
 // PostScheduled records a post: a calendar item or a direct publish.
