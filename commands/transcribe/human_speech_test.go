@@ -22,7 +22,7 @@ const humanMaxWER = 0.45
 // humanSpeechSets are the recordings in pocketsphinx-testdata that come
 // with a reference transcript: a sphinx .transcription file whose lines
 // are "<s> words </s> (id)", the clip being dir/id.wav (16 kHz mono 16-bit
-// WAV). cards is one speaker reading playing-card names (recorded for a
+// WAV). cards is playing-card names read aloud (recorded for a
 // JSGF grammar, read here with the general model); librivox is five
 // sentences of a LibriVox reading of Sense and Sensibility. The package's
 // other recordings (goforward.raw, numbers.raw, something.raw,
