@@ -133,5 +133,11 @@ func Events() []func() kernel.Event {
 		func() kernel.Event { return &TaskFinished{} }, func() kernel.Event { return &TaskFailed{} },
 		func() kernel.Event { return &AnalyticsSynced{} }, func() kernel.Event { return &CaptionRequested{} },
 		func() kernel.Event { return &CaptionTranscribed{} }, func() kernel.Event { return &CaptionFailed{} },
+		func() kernel.Event { return &AvatarRequested{} }, func() kernel.Event { return &AvatarSubmitted{} },
+		func() kernel.Event { return &AvatarAwaitingWebhook{} }, func() kernel.Event { return &AvatarReported{} },
+		func() kernel.Event { return &AvatarRendered{} }, func() kernel.Event { return &AvatarFailed{} },
+		func() kernel.Event { return &WebhookDelivered{} }, func() kernel.Event { return &BatchAccepted{} },
+		func() kernel.Event { return &ReelStarted{} }, func() kernel.Event { return &ReelRendered{} },
+		func() kernel.Event { return &ReelFailed{} },
 	}
 }
