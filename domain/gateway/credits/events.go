@@ -38,6 +38,7 @@ func OperatorReasons() []string { return []string{ReasonOperator, ReasonPromotio
 const (
 	ReasonSetBalance    = "set_balance"    // strata users set-plan --credits N: the balance made N
 	ReasonLegacyBalance = "legacy_balance" // identity's credit balance from before the ledger, carried over once
+	ReasonServiceCharge = "service_charge" // a service's work paid in credits (an avatar video's seconds), once per charge id
 )
 
 // Period is one credit period of an account: a calendar month (UTC), or a
