@@ -36,6 +36,9 @@ type CaptionInput struct {
 	Upload     io.Reader
 	UploadName string
 	Language   string
+	// BurnIn asks for the captions burnt into the video (default style)
+	// once they are made: a second task.
+	BurnIn bool
 }
 
 // engine picks the transcriber for a language: 503 when none is
@@ -59,6 +62,9 @@ func (s *Service) RequestCaption(ctx context.Context, a Actor, in CaptionInput) 
 	if _, err := s.engine(in.Language); err != nil {
 		return content.CaptionRequested{}, err
 	}
+	if in.BurnIn && s.cfg.Tools == nil {
+		return content.CaptionRequested{}, errNoTools()
+	}
 	src := content.CaptionSource{URL: in.URL}
 	if in.Upload != nil {
 		if s.cfg.Blobs == nil {
@@ -80,6 +86,9 @@ func (s *Service) RequestCaption(ctx context.Context, a Actor, in CaptionInput) 
 	now := s.cfg.Clock.Now()
 	ev := &content.CaptionRequested{CaptionID: uuid.NewString(), TaskID: s.cfg.IDs.NewID(), Owner: a.Owner, Source: src,
 		Language: languageTag(in.Language), By: a.User, At: now}
+	if in.BurnIn {
+		ev.BurnTaskID = s.cfg.IDs.NewID()
+	}
 	input, _ := json.Marshal(map[string]string{"caption_id": ev.CaptionID})
 	var ap eventstore.Appended
 	err := s.inTx(ctx, func(tx *stdsql.Tx) error {
@@ -92,7 +101,12 @@ func (s *Service) RequestCaption(ctx context.Context, a Actor, in CaptionInput) 
 			Owner: a.Owner, Kind: content.TaskCaptions, Input: input, By: a.User, At: now}); err != nil {
 			return err
 		}
-		_, err = s.cfg.Jobs.Enqueue(ctx, tx, CaptionArgs{CaptionID: ev.CaptionID}, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}})
+		if _, err = s.cfg.Jobs.Enqueue(ctx, tx, CaptionArgs{CaptionID: ev.CaptionID}, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}}); err != nil {
+			return err
+		}
+		if ev.BurnTaskID != "" {
+			_, err = s.queueBurnIn(ctx, tx, ev.BurnTaskID, a, ev.CaptionID, content.DefaultBurnIn)
+		}
 		return err
 	})
 	if err != nil {

@@ -52,6 +52,9 @@ func (s *Service) RegisterJobs(js *jobs.Service) error {
 	if err := jobs.Handle(js, s.captionJob, jobs.KindOptions{MaxAttempts: 3, Timeout: 10 * time.Minute}); err != nil {
 		return err
 	}
+	if err := s.registerMediaJobs(js); err != nil {
+		return err
+	}
 	if err := s.registerAnalyticsJobs(js); err != nil {
 		return err
 	}

@@ -14,12 +14,15 @@ import (
 	stdsql "database/sql"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"time"
 
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/connections"
+	"github.com/strata-platform/strata/commands/content/avatar"
 	"github.com/strata-platform/strata/commands/content/platforms"
 	"github.com/strata-platform/strata/commands/jobs"
+	"github.com/strata-platform/strata/commands/media"
 	"github.com/strata-platform/strata/commands/transcribe"
 	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/domain/kernel"
@@ -61,6 +64,32 @@ type Config struct {
 	// Wait waits until the content projection has applied key (reads
 	// after writes); nil: no wait.
 	Wait func(ctx context.Context, key eventstore.Key) error
+	// Tools render videos offline (avatar slideshows, bulk reels, caption
+	// burn-in); nil: those answer 503.
+	Tools *media.Tools
+	// AvatarProviders are the avatar-video providers by name besides the
+	// local slideshow (configured or not: one without credentials answers
+	// 503, never replaced by another).
+	AvatarProviders map[string]avatar.Provider
+	// AvatarProvider is the default provider ("" local-slideshow).
+	AvatarProvider string
+	// AvatarPollEvery is the wait between polls of a provider (10 s when 0).
+	AvatarPollEvery time.Duration
+	// Credits admits and bills paid renders; nil: nothing is billed.
+	Credits Credits
+	// Webhooks posts completion webhooks to callers' URLs (the SSRF-safe
+	// outbound client); nil: webhook_url is refused.
+	Webhooks *http.Client
+	// SecretKey derives each owner's webhook signing secret.
+	SecretKey []byte
+}
+
+// Credits is the credits ledger as the content workflow uses it.
+type Credits interface {
+	// AvailableMicro is the account's balance in micro-credits.
+	AvailableMicro(ctx context.Context, account string) (int64, error)
+	// ChargeTx debits micro-credits once per charge id inside tx.
+	ChargeTx(ctx context.Context, tx *stdsql.Tx, account, chargeID string, micro int64, note string) error
 }
 
 // Service runs the content workflow's commands.
@@ -75,6 +104,9 @@ func New(cfg Config) *Service {
 	}
 	if cfg.RetryDelay == nil {
 		cfg.RetryDelay = content.RetryDelay
+	}
+	if cfg.AvatarPollEvery <= 0 {
+		cfg.AvatarPollEvery = 10 * time.Second
 	}
 	if cfg.PublishTimeout <= 0 {
 		cfg.PublishTimeout = 2 * time.Minute
