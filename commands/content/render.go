@@ -181,7 +181,7 @@ func (s *Service) FreshLinks(owner string, result json.RawMessage) json.RawMessa
 // registerMediaJobs declares the media job kinds: renders, provider
 // polls and webhooks, caption burn-in.
 func (s *Service) registerMediaJobs(js *jobs.Service) error {
-	const render = 15 * time.Minute
+	const render = 10 * time.Minute
 	if err := jobs.Handle(js, s.avatarJob, jobs.KindOptions{MaxAttempts: 5, Timeout: render}); err != nil {
 		return err
 	}
