@@ -12,11 +12,13 @@ import (
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/connections"
 	cmdcontent "github.com/strata-platform/strata/commands/content"
+	"github.com/strata-platform/strata/commands/content/avatar"
 	"github.com/strata-platform/strata/commands/content/platforms"
 	"github.com/strata-platform/strata/commands/content/platforms/network"
 	"github.com/strata-platform/strata/commands/content/platforms/photo"
 	"github.com/strata-platform/strata/commands/content/platforms/shortvideo"
 	"github.com/strata-platform/strata/commands/content/platforms/videosite"
+	mediatools "github.com/strata-platform/strata/commands/media"
 	"github.com/strata-platform/strata/commands/memory/actions"
 	"github.com/strata-platform/strata/commands/outbound"
 	"github.com/strata-platform/strata/commands/transcribe"
@@ -38,6 +40,19 @@ type ContentConfig struct {
 	PublishTimeout time.Duration
 	// MaxMedia caps a fetched media file (STRATA_CONTENT_MAX_MEDIA_MB, 512).
 	MaxMedia int64
+	// AvatarProvider is the default avatar provider
+	// (STRATA_AVATAR_PROVIDER: local-slideshow, heygen or d-id).
+	AvatarProvider string
+	// Avatar are the avatar providers' settings by name
+	// (STRATA_AVATAR_HEYGEN_*, STRATA_AVATAR_DID_*: URL, API_KEY,
+	// WEBHOOK_SECRET, DEFAULT_AVATAR).
+	Avatar map[string]avatar.Config
+}
+
+// avatarEnv is each avatar provider's environment prefix and default base URL.
+var avatarEnv = map[string][2]string{
+	"heygen": {"STRATA_AVATAR_HEYGEN_", "https://api.heygen.com"},
+	"d-id":   {"STRATA_AVATAR_DID_", "https://api.d-id.com"},
 }
 
 // providerEnv is each provider's environment prefix.
@@ -77,6 +92,21 @@ func loadContentConfig(env map[string]string) (ContentConfig, error) {
 			return c, fmt.Errorf("STRATA_CONTENT_PUBLISH_TIMEOUT: want a duration from 10s to 10m, got %q", v)
 		}
 		c.PublishTimeout = d
+	}
+	c.Avatar = map[string]avatar.Config{}
+	for name, e := range avatarEnv {
+		a := avatar.Config{BaseURL: strings.TrimRight(get(e[0]+"URL"), "/"), APIKey: get(e[0] + "API_KEY"),
+			WebhookSecret: get(e[0] + "WEBHOOK_SECRET"), DefaultAvatar: get(e[0] + "DEFAULT_AVATAR")}
+		if a.BaseURL == "" {
+			a.BaseURL = e[1]
+		} else if err := checkHTTPURL(a.BaseURL); err != nil {
+			return c, fmt.Errorf("%sURL: %w", e[0], err)
+		}
+		c.Avatar[name] = a
+	}
+	c.AvatarProvider = strings.ToLower(get("STRATA_AVATAR_PROVIDER"))
+	if _, ok := avatarEnv[c.AvatarProvider]; !ok && c.AvatarProvider != "" && c.AvatarProvider != "local-slideshow" {
+		return c, fmt.Errorf("STRATA_AVATAR_PROVIDER: want local-slideshow, heygen or d-id, got %q", c.AvatarProvider)
 	}
 	if v := get("STRATA_CONTENT_MAX_MEDIA_MB"); v != "" {
 		var mb int64
@@ -152,9 +182,32 @@ func startContent(ctx context.Context, app *App) error {
 	}
 	media := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: cc.PublishTimeout})
 	links := blobs.NewLinks(app.Identity.Master.Derive("content download links"), app.Clock.Now)
+	api := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: time.Minute,
+		MaxResponseBytes: 4 << 20}).HTTPClient()
+	providers := map[string]avatar.Provider{}
+	for name, a := range cc.Avatar {
+		a.HTTPClient, a.Clock = api, app.Clock.Now
+		if name == "heygen" {
+			providers[name] = avatar.NewHeyGen(a)
+		} else {
+			providers[name] = avatar.NewDID(a)
+		}
+	}
+	var tools *mediatools.Tools
+	if t := mediatools.FindTools(); t.FFmpeg != "" && t.FFprobe != "" {
+		tools = &t
+	} else {
+		app.Logger.Warn("content: ffmpeg not found: avatar slideshows, bulk reels and caption burn-in answer 503 (install Debian's ffmpeg, flite, espeak-ng)")
+	}
+	var credits cmdcontent.Credits
+	if app.Gateway != nil && app.Gateway.Credits != nil {
+		credits = app.Gateway.Credits.Billing
+	}
 	svc := cmdcontent.New(cmdcontent.Config{Store: app.Store, Connections: app.Connections, Platforms: app.platforms, Jobs: app.Jobs,
 		Media: &cmdcontent.Fetcher{Client: media, Max: cc.MaxMedia}, Blobs: store, Links: links, DownloadBase: app.Config.Issuer,
 		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger, PublishTimeout: cc.PublishTimeout, Transcribers: engines,
+		Tools: tools, AvatarProviders: providers, AvatarProvider: cc.AvatarProvider, Credits: credits, Webhooks: api,
+		SecretKey: app.Identity.Master.Derive("content webhook signing"),
 		Wait: func(ctx context.Context, key eventstore.Key) error {
 			wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
 			defer cancel()

@@ -298,3 +298,28 @@ func completeTx(ctx context.Context, tx *stdsql.Tx, done completion) error {
 	}
 	return done(ctx, tx)
 }
+
+// ProviderInfo is an avatar provider as GET /multimodal/avatar/options shows it.
+type ProviderInfo struct {
+	Name        string `json:"name"`
+	Configured  bool   `json:"configured"`
+	Default     bool   `json:"default"`
+	TalkingHead bool   `json:"talking_head"`
+}
+
+// ProviderStatus lists the avatar providers and whether each can work here.
+func (s *Service) ProviderStatus() []ProviderInfo {
+	def := s.cfg.AvatarProvider
+	if def == "" {
+		def = content.ProviderSlideshow
+	}
+	var out []ProviderInfo
+	for _, name := range s.Providers() {
+		ok := s.cfg.Tools != nil
+		if p := s.cfg.AvatarProviders[name]; p != nil {
+			ok = p.Configured()
+		}
+		out = append(out, ProviderInfo{Name: name, Configured: ok, Default: name == def, TalkingHead: name != content.ProviderSlideshow})
+	}
+	return out
+}

@@ -18,10 +18,13 @@ import (
 const MaxCaptionBody = cmd.MaxCaptionMedia + 1<<20
 
 // BodyLimit gives the content routes' body limits: the caption upload's,
-// 0 (the surface's) elsewhere.
+// the bulk-reel CSV's (with its form), 0 (the surface's) elsewhere.
 func BodyLimit(r *http.Request) int64 {
-	if r.URL.Path == Base+"/captions/generate" {
+	switch r.URL.Path {
+	case Base + "/captions/generate":
 		return MaxCaptionBody
+	case Base + "/bulk/reels":
+		return cmd.MaxReelsFile + 1<<20
 	}
 	return 0
 }
@@ -74,8 +77,7 @@ func (a *API) generateCaption(w http.ResponseWriter, r *http.Request, c caller) 
 	switch strings.ToLower(strings.TrimSpace(first(form.Value["burn_in"]))) {
 	case "", "false", "0":
 	case "true", "1":
-		writeErr(w, r, kernel.Unavailable("burn_in is not available on this server yet: generate the captions, then burn them in when that lands", nil))
-		return
+		in.BurnIn = true
 	default:
 		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "burn_in", Rule: "boolean", Message: "burn_in must be true or false"})
 		return
@@ -90,7 +92,11 @@ func (a *API) generateCaption(w http.ResponseWriter, r *http.Request, c caller) 
 		in.Upload, in.UploadName = f, files[0].Filename
 	}
 	ev, err := a.svc.RequestCaption(r.Context(), c.actor, in)
-	writeJSON(w, r, http.StatusAccepted, map[string]any{"caption_id": ev.CaptionID, "task_id": ev.TaskID, "status": content.TaskQueued}, err)
+	out := map[string]any{"caption_id": ev.CaptionID, "task_id": ev.TaskID, "status": content.TaskQueued}
+	if ev.BurnTaskID != "" {
+		out["burn_in_task_id"] = ev.BurnTaskID
+	}
+	writeJSON(w, r, http.StatusAccepted, out, err)
 }
 
 // languageRE accepts "" (en) and BCP 47-shaped tags.

@@ -42,6 +42,17 @@ func Routes(r *mux.Router, cfg Config) *API {
 
 	r.Handle(b+"/captions/generate", a.need(a.generateCaption)).Methods(post)
 	r.Handle(b+"/captions/{caption_id}", a.need(a.getCaption)).Methods(get)
+	r.Handle(b+"/captions/{caption_id}/burn-in", a.need(a.burnIn)).Methods(post)
+
+	r.Handle(b+"/bulk/reels", a.need(a.submitReels)).Methods(post)
+	r.Handle(b+"/bulk/reels/{batch_id}", a.need(a.getBatch)).Methods(get)
+
+	const av = b + "/multimodal/avatar"
+	r.Handle(av+"/generate", a.need(a.generateAvatar)).Methods(post)
+	r.Handle(av+"/options", a.need(a.avatarOptions)).Methods(get)
+	r.Handle(av+"/webhook-secret", a.need(a.webhookSecret)).Methods(get)
+	r.Handle(av+"/{job_id}", a.need(a.getAvatar)).Methods(get)
+	r.Handle(av+"/{job_id}/provider-webhook/{provider}", http.HandlerFunc(a.providerWebhook)).Methods(post)
 
 	r.Handle(b+"/analytics/social", a.need(a.analytics)).Methods(get)
 	r.Handle(b+"/analytics/social/summary", a.need(a.summary)).Methods(get)

@@ -44,7 +44,7 @@ func (a *API) task(w http.ResponseWriter, r *http.Request, c caller) {
 	}
 	t.Result = json.RawMessage("null")
 	if t.Status == "done" && result != nil {
-		t.Result = result
+		t.Result = a.svc.FreshLinks(c.actor.Owner, result)
 	}
 	if errb != nil {
 		t.Error = errb
