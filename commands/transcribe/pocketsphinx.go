@@ -154,8 +154,8 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, a Audio) (Transcript, err
 	duration := time.Duration(st.Size()/2) * time.Second / modelRate
 
 	// A .raw name makes the CLI read headerless samples at -samprate.
-	out, err := run(job, nil, p.binary, "-infile", raw, "-time", "yes", "-bestpath", "yes",
-		"-hmm", p.hmm, "-lm", p.lm, "-dict", p.dict, "-samprate", strconv.Itoa(modelRate))
+	bin, dargs := p.Decoder(raw)
+	out, err := run(job, nil, bin, dargs...)
 	if err != nil {
 		if job.Err() != nil {
 			return Transcript{}, deadline(ctx, job, "pocketsphinx", p.timeout)
@@ -169,6 +169,14 @@ func (p *Pocketsphinx) Transcribe(ctx context.Context, a Audio) (Transcript, err
 	t := Transcript{Engine: p.name, Language: lang, Segments: segmentWords(words, duration)}
 	t.Text, t.Confidence = joinSegments(t.Segments)
 	return t, nil
+}
+
+// Decoder is the decoder's command line for a file of headerless 16 kHz
+// mono 16-bit samples (a .raw name): the binary and its arguments, as
+// Transcribe runs it (the benchmark runs it bare for its baseline).
+func (p *Pocketsphinx) Decoder(raw string) (binary string, args []string) {
+	return p.binary, []string{"-infile", raw, "-time", "yes", "-bestpath", "yes",
+		"-hmm", p.hmm, "-lm", p.lm, "-dict", p.dict, "-samprate", strconv.Itoa(modelRate)}
 }
 
 // noiseFloor is the amplitude (of full scale, about -50 dBFS) of the
