@@ -24,12 +24,12 @@ import (
 // embedded cluster) and dropped at the end, also on error or interrupt. The
 // user's database is only used to reach the server.
 func (c *command) bench(ctx context.Context, args []string) error {
-	if len(args) == 0 || !slices.Contains([]string{"eventstore", "identity", "oauth", "captable", "community", "memory", "gateway", "builder", "hackathon", "voice", "briefing", "audit", "data", "content"}, args[0]) {
+	if len(args) == 0 || !slices.Contains([]string{"eventstore", "identity", "oauth", "captable", "community", "memory", "gateway", "builder", "hackathon", "voice", "briefing", "audit", "data", "content", "media"}, args[0]) {
 		what := "no subcommand"
 		if len(args) > 0 {
 			what = fmt.Sprintf("unknown subcommand %q", args[0])
 		}
-		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data|content [--quick]", errUsage, what)
+		return fmt.Errorf("%w: bench: %s; want: bench eventstore|identity|oauth|captable|community|memory|gateway|builder|hackathon|voice|briefing|audit|data|content|media [--quick]", errUsage, what)
 	}
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
@@ -56,6 +56,9 @@ func (c *command) bench(ctx context.Context, args []string) error {
 			return fmt.Errorf("%w: bench %s: --extraction is a flag of bench memory", errUsage, args[0])
 		}
 		return c.benchExtraction(ctx)
+	}
+	if args[0] == "media" {
+		return c.benchMedia(ctx, *quick) // no database
 	}
 	opts := storebench.Full()
 	if *quick {
