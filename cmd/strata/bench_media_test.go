@@ -21,7 +21,7 @@ func TestBenchMediaMeasuresCaptionsAndSlideshow(t *testing.T) {
 			t.Skipf("%s not found: install the Debian package %s", tool, pkg)
 		}
 	}
-	if _, err := os.Stat("/usr/share/pocketsphinx/model/en-us/mdef"); err != nil {
+	if _, err := os.Stat("/usr/share/pocketsphinx/model/en-us/en-us/mdef"); err != nil {
 		t.Skip("pocketsphinx model missing: install the Debian package pocketsphinx-en-us")
 	}
 	t.Parallel()
