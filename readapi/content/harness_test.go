@@ -16,9 +16,11 @@ import (
 	"github.com/strata-platform/strata/commands/blobs"
 	"github.com/strata-platform/strata/commands/connections"
 	cmd "github.com/strata-platform/strata/commands/content"
+	"github.com/strata-platform/strata/commands/content/avatar"
 	"github.com/strata-platform/strata/commands/content/platforms"
 	idcmd "github.com/strata-platform/strata/commands/identity"
 	"github.com/strata-platform/strata/commands/jobs"
+	"github.com/strata-platform/strata/commands/media"
 	"github.com/strata-platform/strata/commands/outbound"
 	"github.com/strata-platform/strata/commands/transcribe"
 	domconn "github.com/strata-platform/strata/domain/connections"
@@ -57,6 +59,22 @@ func start(t *testing.T, plats ...platforms.Platform) *world {
 type options struct {
 	Platforms    []platforms.Platform
 	Transcribers []transcribe.Transcriber
+	// Tools render videos (nil: the media routes answer 503); tests give
+	// media.FindTools() after checking the programs exist (mediaTools).
+	Tools *media.Tools
+	// AvatarProviders are the avatar-video providers besides the slideshow;
+	// AvatarProvider is the default.
+	AvatarProviders map[string]avatar.Provider
+	AvatarProvider  string
+	// Credits admits and bills avatar videos (nil: nothing billed).
+	Credits cmd.Credits
+	// AvatarPollEvery is the wait between provider polls (50 ms when 0).
+	AvatarPollEvery time.Duration
+	// Webhooks posts completion webhooks (nil: the harness's outbound
+	// client, which allows private addresses).
+	Webhooks *http.Client
+	// SecretKey derives webhook signing secrets (nil: a fixed test key).
+	SecretKey []byte
 }
 
 func startWith(t *testing.T, o options) *world {
@@ -108,12 +126,26 @@ func startWith(t *testing.T, o options) *world {
 	}))
 	t.Cleanup(media.Close)
 	client := outbound.New(outbound.Config{Allow: outbound.Allow{Private: true}, Timeout: 5 * time.Second})
+	hooks := o.Webhooks
+	if hooks == nil {
+		hooks = client.HTTPClient()
+	}
+	secret := o.SecretKey
+	if secret == nil {
+		secret = bytes.Repeat([]byte{9}, 32)
+	}
+	poll := o.AvatarPollEvery
+	if poll <= 0 {
+		poll = 50 * time.Millisecond
+	}
 	links := blobs.NewLinks(api.Master.Derive("content download links"), api.Clock.Now)
 	blobStore := blobs.NewLocal(t.TempDir())
 	svc := cmd.New(cmd.Config{Store: api.Store, Connections: conn, Platforms: byName, Jobs: js,
 		Media: &cmd.Fetcher{Client: client, Dir: t.TempDir()}, Blobs: blobStore, Links: links, DownloadBase: api.URL, Clock: api.Clock,
 		IDs: eventstore.NewULIDs(api.Clock), Logger: logger, PublishTimeout: 3 * time.Second,
-		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait, Transcribers: o.Transcribers})
+		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait, Transcribers: o.Transcribers,
+		Tools: o.Tools, AvatarProviders: o.AvatarProviders, AvatarProvider: o.AvatarProvider, AvatarPollEvery: poll,
+		Credits: o.Credits, Webhooks: hooks, SecretKey: secret})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}
