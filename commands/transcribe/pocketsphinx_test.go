@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/strata-platform/strata/commands/proc"
 )
 
 // passages are voicemail-like texts spoken by espeak-ng in the tests.
@@ -171,7 +173,7 @@ func TestPocketsphinxTimeout(t *testing.T) {
 		t.Fatalf("err = %v, want ErrTimeout", err)
 	}
 	// Decoding 80 s takes the decoder far longer than this: it was killed.
-	if took > 500*time.Millisecond+waitDelay {
+	if took > 500*time.Millisecond+proc.WaitDelay {
 		t.Errorf("returned after %v", took)
 	}
 	t.Logf("%v after %v", err, took)

@@ -1,7 +1,6 @@
 package transcribe
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,23 +9,15 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-)
 
-// waitDelay bounds how long Wait waits for a killed tool's output pipes.
-const waitDelay = 2 * time.Second
+	"github.com/strata-platform/strata/commands/proc"
+)
 
 // run runs name with args under ctx in a process group of its own (killed
 // whole when ctx ends) and returns its standard output. A failure carries
 // the tool's ERROR lines (or its last line of standard error).
 func run(ctx context.Context, stdin io.Reader, name string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
-	ownGroup(cmd)
-	cmd.WaitDelay = waitDelay
-	cmd.Stdin = stdin
-	var out bytes.Buffer
-	errs := &tail{max: 8 << 10}
-	cmd.Stdout, cmd.Stderr = &out, errs
-	err := cmd.Run()
+	out, errs, err := proc.Run(ctx, "", stdin, name, args...)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -34,39 +25,27 @@ func run(ctx context.Context, stdin io.Reader, name string, args ...string) ([]b
 		return nil, fmt.Errorf("%w: %s: %w", ErrUnavailable, name, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("transcribe: %s: %w: %s", filepath.Base(name), err, errs.summary())
+		return nil, fmt.Errorf("transcribe: %s: %w: %s", filepath.Base(name), err, summary(errs))
 	}
-	return out.Bytes(), nil
+	return out, nil
 }
 
-// tail keeps the last max bytes written to it.
-type tail struct {
-	max int
-	b   []byte
-}
-
-// Write keeps p's end.
-func (t *tail) Write(p []byte) (int, error) {
-	t.b = append(t.b, p...)
-	if over := len(t.b) - t.max; over > 0 {
-		t.b = append(t.b[:0], t.b[over:]...)
-	}
-	return len(p), nil
-}
-
-// summary is the kept text's ERROR/FATAL lines, else its last line.
-func (t *tail) summary() string {
-	lines := strings.Split(strings.TrimSpace(string(t.b)), "\n")
+// summary is a tool's ERROR/FATAL lines, else its last line.
+func summary(t proc.Tail) string {
+	lines := t.Lines()
 	var bad []string
 	for _, l := range lines {
 		if strings.HasPrefix(l, "ERROR") || strings.HasPrefix(l, "FATAL") {
-			bad = append(bad, strings.TrimSpace(l))
+			bad = append(bad, l)
 		}
 	}
 	if len(bad) > 0 {
 		return strings.Join(bad, "; ")
 	}
-	return strings.TrimSpace(lines[len(lines)-1])
+	if len(lines) == 0 {
+		return ""
+	}
+	return lines[len(lines)-1]
 }
 
 // deadline maps the end of a job's context: the caller's own cancellation

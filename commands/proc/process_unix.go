@@ -1,6 +1,6 @@
 //go:build unix
 
-package transcribe
+package proc
 
 import (
 	"errors"

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package media
+package proc
 
 import "os/exec"
 
