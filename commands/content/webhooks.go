@@ -126,7 +126,8 @@ func (s *Service) post(ctx context.Context, av content.Avatar, body []byte) (int
 }
 
 // AvatarView is an avatar job as GET /multimodal/avatar/{job_id} shows it:
-// the task's fields (task_id, status, progress, result null until done),
+// the task's fields (task_id, status, progress, stage while a provider
+// renders it, result null until done),
 // its provider and estimate, and the error when it failed. result has
 // video_url (a signed link good for an hour), duration_seconds and
 // credits_billed.
@@ -134,7 +135,7 @@ func (s *Service) AvatarView(av content.Avatar) any {
 	out := map[string]any{"task_id": av.JobID, "job_id": av.JobID, "status": av.Status, "provider": av.Provider,
 		"talking_head": av.Provider != content.ProviderSlideshow, "estimated_seconds": av.EstimatedSeconds,
 		"twin_id": av.TwinID, "voice_id": av.VoiceID, "created_at": av.At.UTC().Format(time.RFC3339), "result": nil,
-		"progress": 0}
+		"progress": 0, "stage": nil}
 	switch {
 	case av.Rendered != nil:
 		r := av.Rendered
@@ -146,10 +147,12 @@ func (s *Service) AvatarView(av content.Avatar) any {
 			"audio_codec": r.Video.AudioCodec, "size": r.Video.Size}
 	case av.Failure != nil:
 		out["error"] = map[string]string{"code": av.Failure.Code, "message": av.Failure.Message}
+	case av.Reported != nil:
+		out["progress"], out["stage"] = 80, "fetching the video from "+av.Provider
 	case av.Awaiting:
-		out["progress"] = 50
+		out["progress"], out["stage"] = 50, "waiting for "+av.Provider+"'s completion webhook"
 	case av.Submitted != nil:
-		out["progress"] = 20
+		out["progress"], out["stage"] = 20, "rendering at "+av.Provider
 	}
 	if av.Submitted != nil {
 		out["provider_job_id"] = av.Submitted.ProviderJobID

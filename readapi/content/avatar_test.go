@@ -284,3 +284,43 @@ func TestAvatarWithoutTools(t *testing.T) {
 		t.Fatalf("options without tools: %s", opts.Raw)
 	}
 }
+
+func TestAvatarWebhookRetried(t *testing.T) {
+	tools := mediaTools(t)
+	w := startWith(t, options{Tools: tools})
+	ada := w.user(t, "ada@content.test")
+	twin := w.twin(t, ada, nil)
+	receiver := newHook(t)
+	receiver.code = http.StatusServiceUnavailable
+	r := w.generate(t, ada, map[string]any{"twin_id": twin, "script": "Hi.", "voice_id": "espeak-en-us",
+		"webhook_url": receiver.URL})
+	if r.Status != http.StatusAccepted || r.Body["voice_id"] != "espeak-en-us" {
+		t.Fatalf("generate: %d %s", r.Status, r.Raw)
+	}
+	job := str(r.Body, "job_id")
+	eventually(t, "the first webhook", func() bool { return len(receiver.requests()) == 1 })
+	receiver.mu.Lock()
+	receiver.code = http.StatusNoContent
+	receiver.mu.Unlock()
+	a := w.poll(t, ada, base+"/multimodal/avatar/"+job, 15*time.Second, func(r reply) bool { return obj(r.Body, "webhook")["delivered"] == true })
+	if wh := obj(a.Body, "webhook"); wh["status"] != float64(204) || wh["attempts"] != float64(2) || a.Body["status"] != "done" {
+		t.Fatalf("webhook record: %s", a.Raw)
+	}
+	// Without credits configured nothing is billed.
+	if micro(t, obj(a.Body, "result")["credits_billed"]) != 0 {
+		t.Fatalf("billed without a ledger: %s", a.Raw)
+	}
+	reqs := receiver.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d webhook requests; want 2", len(reqs))
+	}
+	secret := str(w.must(t, http.StatusOK, ada, "GET", base+"/multimodal/avatar/webhook-secret", nil).Body, "secret")
+	for i, q := range reqs {
+		if err := outbound.Verify(secret, q.Header.Get("Strata-Signature"), q.Body, 0, time.Now()); err != nil {
+			t.Errorf("attempt %d: signature: %v", i+1, err)
+		}
+		if q.Header.Get("Strata-Event-Id") != "evt_"+job {
+			t.Errorf("attempt %d: event id %q", i+1, q.Header.Get("Strata-Event-Id"))
+		}
+	}
+}

@@ -157,8 +157,9 @@ func TestBulkReelsRender(t *testing.T) {
 	w := startWith(t, options{Tools: tools})
 	ada := w.user(t, "ada@content.test")
 	twin := w.twin(t, ada, map[string]any{"voice_id": "flite-slt"})
-	// The second row takes the twin's voice and the form's platform.
-	csv := "script,platform,voice_id\nHello there.,short_video,flite-rms\nGood morning.,,\n"
+	// A spreadsheet's export: a byte-order mark, capitalised headers, CRLF
+	// lines. The second row takes the twin's voice and the form's platform.
+	csv := "\ufeffScript,Platform,Voice_ID\r\nHello there.,short_video,FLITE-RMS\r\nGood morning.,,\r\n"
 	r := w.multipart(t, ada, base+"/bulk/reels", map[string]string{"twin_id": twin, "platform": "video_site"},
 		map[string][]byte{"csv_file": []byte(csv)})
 	if r.Status != http.StatusAccepted || r.Body["total_rows"] != float64(2) {
