@@ -133,6 +133,34 @@ func TestAvatarProviders(t *testing.T) {
 				t.Fatalf("a failed video was charged: %+v", c)
 			}
 		})
+		t.Run(kind+"/refused", func(t *testing.T) {
+			p := startProvider(t, kind)
+			// A provider's voice is required (the twin has none).
+			if r := p.w.generate(t, p.ada, map[string]any{"twin_id": p.twin, "script": "Hi.", "provider": kind}); r.Status != http.StatusBadRequest ||
+				!strings.Contains(string(r.Raw), "voice_id") {
+				t.Fatalf("no voice: %d %s", r.Status, r.Raw)
+			}
+			// A refusal fails the job with the provider's reason.
+			p.fake.FailNextCreate(http.StatusBadRequest)
+			r := p.w.generate(t, p.ada, map[string]any{"twin_id": p.twin, "script": "Hi.", "provider": kind, "voice_id": "v1"})
+			if r.Status != http.StatusAccepted {
+				t.Fatalf("generate: %d %s", r.Status, r.Raw)
+			}
+			a := p.w.waitAvatar(t, p.ada, str(r.Body, "job_id"))
+			if e := obj(a.Body, "error"); a.Body["status"] != "error" || str(e, "code") != "provider_refused" || !strings.Contains(str(e, "message"), "injected failure") {
+				t.Fatalf("refused: %s", a.Raw)
+			}
+			// An outage is retried.
+			p.fake.FailNextCreate(http.StatusServiceUnavailable)
+			r = p.w.generate(t, p.ada, map[string]any{"twin_id": p.twin, "script": "Hi.", "provider": kind, "voice_id": "v1"})
+			if r.Status != http.StatusAccepted {
+				t.Fatalf("generate: %d %s", r.Status, r.Raw)
+			}
+			a = p.w.poll(t, p.ada, base+"/multimodal/avatar/"+str(r.Body, "job_id"), 30*time.Second, func(r reply) bool { return r.Body["status"] != "queued" })
+			if a.Body["status"] != "processing" || len(p.fake.Jobs()) != 1 {
+				t.Fatalf("after an outage: %s; %d provider jobs", a.Raw, len(p.fake.Jobs()))
+			}
+		})
 		t.Run(kind+"/webhook", func(t *testing.T) {
 			p := startProvider(t, kind)
 			p.fake.Hold()

@@ -127,6 +127,25 @@ func TestBulkReelsLimitsAndReplay(t *testing.T) {
 		again.Body["total_rows"] != float64(100) {
 		t.Fatalf("the same file again: %d %s; want batch %s", again.Status, again.Raw, batch)
 	}
+	// The same small file sent at once from several requests: one batch.
+	small := reelsCSV(3, "Hey")
+	ids := make(chan string, 4)
+	for range 4 {
+		go func() {
+			r := w.multipart(t, ada, base+"/bulk/reels", map[string]string{"twin_id": twin, "platform": "short_video"},
+				map[string][]byte{"csv_file": small})
+			if r.Status != http.StatusAccepted {
+				t.Errorf("concurrent submission: %d %s", r.Status, r.Raw)
+			}
+			ids <- str(r.Body, "batch_id")
+		}()
+	}
+	first := <-ids
+	for range 3 {
+		if id := <-ids; id != first || id == "" || id == batch {
+			t.Fatalf("concurrent submissions of one file: batches %q and %q", first, id)
+		}
+	}
 	// Stop the renders: acceptance is what is tested here (a small batch
 	// renders in TestBulkReelsRender).
 	list, err := w.Jobs.List(context.Background(), jobs.Filter{Kinds: []string{"content.reel"}, Limit: 1000})
@@ -136,11 +155,11 @@ func TestBulkReelsLimitsAndReplay(t *testing.T) {
 	for _, j := range list {
 		_, _ = w.Jobs.Cancel(context.Background(), j.ID)
 	}
-	if len(list) != 100 {
-		t.Fatalf("%d reel jobs queued for 100 rows sent twice; want 100", len(list))
+	if len(list) != 103 {
+		t.Fatalf("%d reel jobs queued for 100 rows sent twice and 3 rows sent four times; want 103", len(list))
 	}
-	if b, ts, _, _ := w.queued(t); b != 1 || ts != 1 {
-		t.Fatalf("%d batches and %d tasks for one file sent twice", b, ts)
+	if b, ts, _, _ := w.queued(t); b != 2 || ts != 2 {
+		t.Fatalf("%d batches and %d tasks for two files; want 2", b, ts)
 	}
 	g := w.must(t, http.StatusOK, ada, "GET", base+"/bulk/reels/"+batch, nil)
 	if jobs, _ := g.Body["jobs"].([]any); len(jobs) != 100 || g.Body["task_id"] != task {
