@@ -7,6 +7,9 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -322,5 +325,52 @@ func TestAvatarWebhookRetried(t *testing.T) {
 		if q.Header.Get("Strata-Event-Id") != "evt_"+job {
 			t.Errorf("attempt %d: event id %q", i+1, q.Header.Get("Strata-Event-Id"))
 		}
+	}
+}
+
+// gatedFlite is a flite that waits until open() is called before it
+// speaks (listing voices is not held), so a test can look at a render in
+// progress.
+func gatedFlite(t *testing.T) (path string, open func()) {
+	t.Helper()
+	real, err := exec.LookPath("flite")
+	if err != nil {
+		t.Skipf("flite not found: install the Debian package flite")
+	}
+	dir := t.TempDir()
+	gate := filepath.Join(dir, "open")
+	path = filepath.Join(dir, "flite")
+	script := "#!/bin/sh\ncase \"$1\" in -lv) exec " + real + " \"$@\";; esac\n" +
+		"n=0\nwhile [ ! -e " + gate + " ] && [ $n -lt 600 ]; do sleep 0.05; n=$((n+1)); done\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, func() {
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestAvatarSlideshowShowsProgress(t *testing.T) {
+	tools := *mediaTools(t)
+	flite, open := gatedFlite(t)
+	tools.Flite = flite
+	w := startWith(t, options{Tools: &tools})
+	ada := w.user(t, "ada@content.test")
+	twin := w.twin(t, ada, nil)
+	r := w.generate(t, ada, map[string]any{"twin_id": twin, "script": "Hi.", "voice_id": "flite-slt"})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("generate: %d %s", r.Status, r.Raw)
+	}
+	job := str(r.Body, "job_id")
+	w.poll(t, ada, base+"/tasks/"+job, 15*time.Second, func(r reply) bool { return r.Body["status"] == "processing" })
+	a := w.must(t, http.StatusOK, ada, "GET", base+"/multimodal/avatar/"+job, nil)
+	if a.Body["status"] != "processing" || a.Body["progress"] != float64(10) || !strings.Contains(str(a.Body, "stage"), "speaking") {
+		t.Fatalf("while the script is spoken: %s", a.Raw)
+	}
+	open()
+	if a := w.waitAvatar(t, ada, job); a.Body["status"] != "done" || a.Body["progress"] != float64(100) {
+		t.Fatalf("done: %s", a.Raw)
 	}
 }

@@ -81,7 +81,31 @@ func (a *API) getAvatar(w http.ResponseWriter, r *http.Request, c caller) {
 		writeErr(w, r, err)
 		return
 	}
-	writeJSON(w, r, http.StatusOK, a.svc.AvatarView(av), nil)
+	view := a.svc.AvatarView(av)
+	if m, ok := view.(map[string]any); ok && !av.Settled() {
+		a.taskProgress(r, av.JobID, c.actor.Owner, m)
+	}
+	writeJSON(w, r, http.StatusOK, view, nil)
+}
+
+// taskProgress shows an unsettled avatar job as far along as its task:
+// the job's own events only mark a provider's stages, so a slideshow being
+// rendered would otherwise read queued until it is done.
+func (a *API) taskProgress(r *http.Request, id, owner string, m map[string]any) {
+	var status string
+	var progress int
+	var stage *string
+	err := a.db.QueryRowContext(r.Context(), `SELECT status, progress, stage FROM rm_content_v1.tasks WHERE id = $1 AND owner = $2`,
+		id, owner).Scan(&status, &progress, &stage)
+	if err != nil || status != content.TaskProcessing {
+		return
+	}
+	if p, _ := m["progress"].(int); progress > p {
+		m["status"], m["progress"] = content.TaskProcessing, progress
+		if stage != nil {
+			m["stage"] = *stage
+		}
+	}
 }
 
 // avatarOptions serves GET /multimodal/avatar/options: the providers
