@@ -2,6 +2,7 @@ package content_test
 
 import (
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -134,5 +135,33 @@ func TestCaptionBurnInNeedsVideo(t *testing.T) {
 	}
 	if str(e, "code") != "no_video" || task.Body["result"] != nil {
 		t.Fatalf("burn-in of audio: %s; want error no_video", task.Raw)
+	}
+}
+
+// TestCaptionBurnInFromURL burns captions into a video the caption was
+// made from by URL (fetched through the outbound client, not uploaded).
+func TestCaptionBurnInFromURL(t *testing.T) {
+	tr := engine(t)
+	tools := mediaTools(t)
+	w := startWith(t, options{Transcribers: []transcribe.Transcriber{tr}, Tools: tools})
+	ada := w.user(t, "ada@content.test")
+	src := speechVideo(t, "Good morning everyone.")
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { http.ServeFile(rw, r, src) }))
+	t.Cleanup(srv.Close)
+	r := w.multipart(t, ada, base+"/captions/generate", map[string]string{"burn_in": "true", "reel_url": srv.URL + "/reel.mp4"}, nil)
+	if r.Status != http.StatusAccepted || str(r.Body, "burn_in_task_id") == "" {
+		t.Fatalf("generate: %d %s", r.Status, r.Raw)
+	}
+	if c := w.waitCaption(t, ada, str(r.Body, "caption_id")); c.Body["status"] != "done" {
+		t.Fatalf("caption: %s", c.Raw)
+	}
+	task := w.waitTask(t, ada, str(r.Body, "burn_in_task_id"))
+	res := obj(task.Body, "result")
+	if task.Body["status"] != "done" || str(res, "output_url") == "" {
+		t.Fatalf("burn-in: %s", task.Raw)
+	}
+	info, want := probe(t, tools, w.fetch(t, str(res, "output_url"))), probe(t, tools, src)
+	if d := (info.Duration - want.Duration).Seconds(); info.VideoCodec != "h264" || d < -0.2 || d > 0.2 {
+		t.Fatalf("captioned: %+v; source %+v", info, want)
 	}
 }
