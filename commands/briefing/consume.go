@@ -52,14 +52,20 @@ func (s *Service) Consume(ctx context.Context, agentName, signalID string) (Cons
 	}
 	stream := eventstore.Stream{Type: briefing.StreamConsumption, ID: briefing.ConsumptionStream(agent.Name, signalID)}
 	ev := &briefing.SignalConsumed{SignalID: signalID, Agent: agent.Name, SignalType: typ, At: s.Now()}
-	app, err := s.store.Append(ctx, stream, eventstore.NoStream, ev)
+	// The consumption is projected inline, in the append's transaction:
+	// the agent's next briefing depends on it, and waiting for the
+	// projector made every consume wait a projector round trip. The
+	// projector's own insert of the same row does nothing.
+	err = s.store.InTx(ctx, func(tx *stdsql.Tx) error {
+		if _, err := s.store.AppendTx(ctx, tx, stream, eventstore.NoStream, ev); err != nil {
+			return err
+		}
+		return projbriefing.ApplyConsumedTx(ctx, tx, ev)
+	})
 	if kernel.KindOf(err) == kernel.KindConflict {
 		return s.recorded(ctx, stream.ID)
 	}
 	if err != nil {
-		return Consumption{}, err
-	}
-	if err := s.settle(ctx, app.Last); err != nil {
 		return Consumption{}, err
 	}
 	return Consumption{Status: "ok", SignalID: signalID, ConsumedBy: agent.Name, ConsumedAt: ev.At}, nil

@@ -40,6 +40,21 @@ func (Projector) Handles() []string {
 	return out
 }
 
+// ApplyConsumedTx writes a consumption's row into the live read model
+// inside tx: the consume command projects it inline in its append's
+// transaction (read-your-writes without waiting for the projector). The
+// projector's own write of the row, then, does nothing; during a rebuild
+// the fresh tables get it from the replay.
+func ApplyConsumedTx(ctx context.Context, tx *stdsql.Tx, ev *briefing.SignalConsumed) error {
+	return insertConsumed(ctx, tx, Schema+".consumptions", ev)
+}
+
+func insertConsumed(ctx context.Context, tx *stdsql.Tx, table string, ev *briefing.SignalConsumed) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO `+table+` (agent, signal_id, consumed_at) VALUES ($1, $2, $3)
+		ON CONFLICT (agent, signal_id) DO NOTHING`, ev.Agent, ev.SignalID, ev.At)
+	return err
+}
+
 // Apply implements projections.Projector.
 func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope) error {
 	var err error
@@ -72,8 +87,7 @@ func (Projector) Apply(ctx context.Context, tx *stdsql.Tx, e eventstore.Envelope
 			ON CONFLICT (signal_id) DO NOTHING`,
 			ev.SignalID, ev.Type, ev.Algo, ev.Subject, ev.Day, ev.Score, ev.Rule, payload, evidence, ev.RunID, ev.At)
 	case *briefing.SignalConsumed:
-		_, err = tx.ExecContext(ctx, `INSERT INTO consumptions (agent, signal_id, consumed_at) VALUES ($1, $2, $3)
-			ON CONFLICT (agent, signal_id) DO NOTHING`, ev.Agent, ev.SignalID, ev.At)
+		err = insertConsumed(ctx, tx, "consumptions", ev) // unqualified: a rebuild's search_path picks its fresh table
 	case *briefing.CorrelationsScored:
 		if _, err = tx.ExecContext(ctx, `DELETE FROM correlations WHERE algo = $1 AND day = $2`, ev.Algo, ev.Day); err != nil {
 			return err
