@@ -99,7 +99,7 @@ func (s *Service) burnInJob(ctx context.Context, job *jobs.Job[BurnInArgs]) erro
 	case err != nil:
 		return s.taskFailed(ctx, job, t.ID, "caption_missing", "the caption is gone")
 	case c.Status == content.TaskQueued:
-		return jobs.Snooze(2 * time.Second)
+		return jobs.Snooze(captionWait(time.Since(job.CreatedAt)))
 	case c.Status == content.TaskError:
 		return s.taskFailed(ctx, job, t.ID, "caption_failed", "the caption failed: "+c.Failure.Message)
 	}
@@ -146,6 +146,14 @@ func (s *Service) burnInJob(ctx context.Context, job *jobs.Job[BurnInArgs]) erro
 		}
 		return jobs.CompleteTx(ctx, tx, job)
 	})
+}
+
+// captionWait is how long a burn-in waits before it looks at its caption
+// again, the job being waited that long already: half of it, from a
+// quarter second (a short clip's caption is done in a second or two) to
+// two seconds (a long video's takes minutes).
+func captionWait(waited time.Duration) time.Duration {
+	return min(max(waited/2, 250*time.Millisecond), 2*time.Second)
 }
 
 // taskFailed records a task failed with the job's completion.

@@ -11,7 +11,7 @@ import (
 	"github.com/strata-platform/strata/commands/transcribe"
 )
 
-const burnScript = "The weather today is sunny and warm. We will meet at the station at nine."
+const burnScript = "The weather today is sunny and warm."
 
 // waitCaption waits for a caption to be transcribed (or to fail).
 func (w *world) waitCaption(t *testing.T, u *user, id string) reply {
@@ -115,32 +115,11 @@ func TestCaptionBurnIn(t *testing.T) {
 	w.must(t, http.StatusNotFound, bob, "GET", base+"/tasks/"+burnTask, nil)
 }
 
-func TestCaptionBurnInNeedsVideo(t *testing.T) {
-	tr := engine(t)
-	tools := mediaTools(t)
-	w := startWith(t, options{Transcribers: []transcribe.Transcriber{tr}, Tools: tools})
-	ada := w.user(t, "ada@content.test")
-	r := w.multipart(t, ada, base+"/captions/generate", map[string]string{"burn_in": "true"},
-		map[string][]byte{"audio_file:speech.wav": spoken(t, "Good morning everyone.")})
-	if r.Status != http.StatusAccepted || str(r.Body, "burn_in_task_id") == "" {
-		t.Fatalf("generate: %d %s", r.Status, r.Raw)
-	}
-	if c := w.waitCaption(t, ada, str(r.Body, "caption_id")); c.Body["status"] != "done" {
-		t.Fatalf("caption: %s", c.Raw)
-	}
-	task := w.waitTask(t, ada, str(r.Body, "burn_in_task_id"))
-	var e map[string]any
-	if task.Body["status"] == "error" {
-		e = obj(task.Body, "error")
-	}
-	if str(e, "code") != "no_video" || task.Body["result"] != nil {
-		t.Fatalf("burn-in of audio: %s; want error no_video", task.Raw)
-	}
-}
-
-// TestCaptionBurnInFromURL burns captions into a video the caption was
-// made from by URL (fetched through the outbound client, not uploaded).
-func TestCaptionBurnInFromURL(t *testing.T) {
+// TestCaptionBurnInSources burns captions into a video the caption was
+// made from by URL (fetched through the outbound client, not uploaded),
+// and fails the burn-in of an audio-only upload with no_video; both at
+// once.
+func TestCaptionBurnInSources(t *testing.T) {
 	tr := engine(t)
 	tools := mediaTools(t)
 	w := startWith(t, options{Transcribers: []transcribe.Transcriber{tr}, Tools: tools})
@@ -148,20 +127,34 @@ func TestCaptionBurnInFromURL(t *testing.T) {
 	src := speechVideo(t, "Good morning everyone.")
 	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) { http.ServeFile(rw, r, src) }))
 	t.Cleanup(srv.Close)
-	r := w.multipart(t, ada, base+"/captions/generate", map[string]string{"burn_in": "true", "reel_url": srv.URL + "/reel.mp4"}, nil)
-	if r.Status != http.StatusAccepted || str(r.Body, "burn_in_task_id") == "" {
-		t.Fatalf("generate: %d %s", r.Status, r.Raw)
+	byURL := w.multipart(t, ada, base+"/captions/generate", map[string]string{"burn_in": "true", "reel_url": srv.URL + "/reel.mp4"}, nil)
+	audio := w.multipart(t, ada, base+"/captions/generate", map[string]string{"burn_in": "true"},
+		map[string][]byte{"audio_file:speech.wav": spoken(t, "Good morning everyone.")})
+	for _, r := range []reply{byURL, audio} {
+		if r.Status != http.StatusAccepted || str(r.Body, "burn_in_task_id") == "" {
+			t.Fatalf("generate: %d %s", r.Status, r.Raw)
+		}
 	}
-	if c := w.waitCaption(t, ada, str(r.Body, "caption_id")); c.Body["status"] != "done" {
-		t.Fatalf("caption: %s", c.Raw)
-	}
-	task := w.waitTask(t, ada, str(r.Body, "burn_in_task_id"))
+
+	task := w.waitTask(t, ada, str(byURL.Body, "burn_in_task_id"))
 	res := obj(task.Body, "result")
 	if task.Body["status"] != "done" || str(res, "output_url") == "" {
-		t.Fatalf("burn-in: %s", task.Raw)
+		t.Fatalf("burn-in from a URL: %s", task.Raw)
 	}
 	info, want := probe(t, tools, w.fetch(t, str(res, "output_url"))), probe(t, tools, src)
 	if d := (info.Duration - want.Duration).Seconds(); info.VideoCodec != "h264" || d < -0.2 || d > 0.2 {
 		t.Fatalf("captioned: %+v; source %+v", info, want)
+	}
+
+	if c := w.waitCaption(t, ada, str(audio.Body, "caption_id")); c.Body["status"] != "done" {
+		t.Fatalf("caption of the audio: %s", c.Raw)
+	}
+	task = w.waitTask(t, ada, str(audio.Body, "burn_in_task_id"))
+	var e map[string]any
+	if task.Body["status"] == "error" {
+		e = obj(task.Body, "error")
+	}
+	if str(e, "code") != "no_video" || task.Body["result"] != nil {
+		t.Fatalf("burn-in of audio: %s; want error no_video", task.Raw)
 	}
 }
