@@ -199,7 +199,7 @@ func TestAvatarProviders(t *testing.T) {
 			if resp.StatusCode != http.StatusUnauthorized {
 				t.Fatalf("webhook signed with another secret: %d", resp.StatusCode)
 			}
-			time.Sleep(300 * time.Millisecond)
+			// A report recorded would show at once (progress 80, fetching).
 			a = p.w.must(t, http.StatusOK, p.ada, "GET", base+"/multimodal/avatar/"+job, nil)
 			if a.Body["status"] != "processing" || a.Body["progress"] != float64(50) {
 				t.Fatalf("after refused webhooks: %s", a.Raw)
@@ -225,7 +225,7 @@ func TestAvatarProviders(t *testing.T) {
 				}
 			}
 			p.done(t, job, path)
-			time.Sleep(200 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond)
 			if c := p.credits.seen(); len(c) != 1 {
 				t.Fatalf("charges after a replayed webhook: %+v", c)
 			}
