@@ -70,22 +70,13 @@ func (s *Service) slideshow(ctx context.Context, owner string, sl slide) (conten
 		return content.RenderedVideo{}, err
 	}
 	defer os.RemoveAll(dir)
-	var words []content.TimedWord
-	var wavs []string
-	var at time.Duration
-	for i, sentence := range content.Sentences(sl.Script) {
-		wav := filepath.Join(dir, fmt.Sprintf("sentence-%03d.wav", i))
-		d, err := s.cfg.Tools.Speak(ctx, v, sentence, wav)
-		if err != nil {
-			return content.RenderedVideo{}, fmt.Errorf("speak sentence %d: %w", i+1, err)
-		}
-		words = append(words, content.SpreadWords(at, at+d, sentence)...)
-		wavs = append(wavs, wav)
-		at += d
+	sp, err := SpeakScript(ctx, s.cfg.Tools, v, sl.Script, dir)
+	if err != nil {
+		return content.RenderedVideo{}, err
 	}
 	out := filepath.Join(dir, "video.mp4")
 	info, err := s.cfg.Tools.RenderSlideshow(ctx, media.SlideshowSpec{Title: sl.Title, Background: sl.Background,
-		Foreground: sl.Foreground, Audio: wavs, Cues: mediaCues(content.BuildCues(words, content.DefaultCueRules)), Out: out})
+		Foreground: sl.Foreground, Audio: sp.WAVs, Cues: sp.Cues, Out: out})
 	if err != nil {
 		return content.RenderedVideo{}, fmt.Errorf("render: %w", err)
 	}

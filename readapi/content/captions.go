@@ -3,6 +3,7 @@ package content
 import (
 	"errors"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
@@ -33,30 +34,12 @@ func BodyLimit(r *http.Request) int64 {
 // reel_url or audio_file, one required; language, default en; burn_in) →
 // 202 {caption_id, task_id, status}.
 func (a *API) generateCaption(w http.ResponseWriter, r *http.Request, c caller) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" {
-		writeErr(w, r, kernel.E(kernel.KindUnsupportedMediaType, "Content-Type must be multipart/form-data with reel_url or audio_file"))
+	form, err := readForm(r, "audio_file", 32<<20, "reel_url or audio_file")
+	if err != nil {
+		writeErr(w, r, err)
 		return
 	}
-	if err := r.ParseMultipartForm(32 << 20); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeErr(w, r, &kernel.Error{Kind: kernel.KindTooLarge, Field: "audio_file", Rule: "max_bytes", Message: "the upload is over the limit"})
-			return
-		}
-		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "body", Rule: "multipart", Message: "the body is not a readable multipart form"})
-		return
-	}
-	defer r.MultipartForm.RemoveAll()
-	form := r.MultipartForm
-	for name, vs := range form.Value {
-		for _, v := range vs {
-			if err := httpx.CheckString(name, v); err != nil {
-				writeErr(w, r, err)
-				return
-			}
-		}
-	}
+	defer form.RemoveAll()
 	in := cmd.CaptionInput{URL: strings.TrimSpace(first(form.Value["reel_url"])), Language: strings.TrimSpace(first(form.Value["language"]))}
 	files := form.File["audio_file"]
 	if (in.URL == "") == (len(files) == 0) || len(files) > 1 {
@@ -160,4 +143,31 @@ func (a *API) getCaption(w http.ResponseWriter, r *http.Request, c caller) {
 		out["error"] = map[string]string{"code": f.Code, "message": f.Message}
 	}
 	writeJSON(w, r, http.StatusOK, out, nil)
+}
+
+// readForm reads a multipart/form-data body (415 otherwise), keeping up
+// to mem bytes in memory: 413 naming fileField when the body is over the
+// route's limit, 422 when it is not a readable form; every value is
+// checked as text (UTF-8, no NUL). The caller removes the form's files.
+func readForm(r *http.Request, fileField string, mem int64, wants string) (*multipart.Form, error) {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/form-data" {
+		return nil, kernel.E(kernel.KindUnsupportedMediaType, "Content-Type must be multipart/form-data with "+wants)
+	}
+	if err := r.ParseMultipartForm(mem); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, &kernel.Error{Kind: kernel.KindTooLarge, Field: fileField, Rule: "max_bytes", Message: "the upload is over the limit"}
+		}
+		return nil, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "body", Rule: "multipart", Message: "the body is not a readable multipart form"}
+	}
+	for name, vs := range r.MultipartForm.Value {
+		for _, v := range vs {
+			if err := httpx.CheckString(name, v); err != nil {
+				_ = r.MultipartForm.RemoveAll()
+				return nil, err
+			}
+		}
+	}
+	return r.MultipartForm, nil
 }

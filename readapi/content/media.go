@@ -1,9 +1,7 @@
 package content
 
 import (
-	"errors"
 	"io"
-	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,7 +11,6 @@ import (
 	cmd "github.com/strata-platform/strata/commands/content"
 	"github.com/strata-platform/strata/domain/content"
 	"github.com/strata-platform/strata/domain/kernel"
-	"github.com/strata-platform/strata/readapi/httpx"
 )
 
 // burnIn serves POST /captions/{caption_id}/burn-in (JSON, every member
@@ -146,30 +143,12 @@ func (a *API) providerWebhook(w http.ResponseWriter, r *http.Request) {
 // batch_id, status, progress, total_rows}; 400 lists every bad cell by row
 // and column, 403 over 100 rows; the same file again answers its batch.
 func (a *API) submitReels(w http.ResponseWriter, r *http.Request, c caller) {
-	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
-	if err != nil || mt != "multipart/form-data" {
-		writeErr(w, r, kernel.E(kernel.KindUnsupportedMediaType, "Content-Type must be multipart/form-data with csv_file, twin_id and platform"))
+	form, err := readForm(r, "csv_file", 4<<20, "csv_file, twin_id and platform")
+	if err != nil {
+		writeErr(w, r, err)
 		return
 	}
-	if err := r.ParseMultipartForm(4 << 20); err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			writeErr(w, r, &kernel.Error{Kind: kernel.KindTooLarge, Field: "csv_file", Rule: "max_bytes", Message: "the upload is over the limit"})
-			return
-		}
-		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "body", Rule: "multipart", Message: "the body is not a readable multipart form"})
-		return
-	}
-	defer r.MultipartForm.RemoveAll()
-	form := r.MultipartForm
-	for name, vs := range form.Value {
-		for _, v := range vs {
-			if err := httpx.CheckString(name, v); err != nil {
-				writeErr(w, r, err)
-				return
-			}
-		}
-	}
+	defer form.RemoveAll()
 	files := form.File["csv_file"]
 	if len(files) != 1 {
 		writeErr(w, r, &kernel.Error{Kind: kernel.KindUnprocessable, Field: "csv_file", Rule: "required", Message: "give one csv_file"})
