@@ -182,8 +182,9 @@ func startContent(ctx context.Context, app *App) error {
 	}
 	media := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: cc.PublishTimeout})
 	links := blobs.NewLinks(app.Identity.Master.Derive("content download links"), app.Clock.Now)
-	api := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: time.Minute,
-		MaxResponseBytes: 4 << 20}).HTTPClient()
+	apiClient := outbound.New(outbound.Config{Allow: app.Config.Voice.OutboundAllow, Logger: app.Logger, Timeout: time.Minute,
+		MaxResponseBytes: 4 << 20})
+	api := apiClient.HTTPClient()
 	providers := map[string]avatar.Provider{}
 	for name, a := range cc.Avatar {
 		a.HTTPClient, a.Clock = api, app.Clock.Now
@@ -207,7 +208,7 @@ func startContent(ctx context.Context, app *App) error {
 		Media: &cmdcontent.Fetcher{Client: media, Max: cc.MaxMedia}, Blobs: store, Links: links, DownloadBase: app.Config.Issuer,
 		Clock: app.Clock, IDs: app.IDs, Logger: app.Logger, PublishTimeout: cc.PublishTimeout, Transcribers: engines,
 		Tools: tools, AvatarProviders: providers, AvatarProvider: cc.AvatarProvider, Credits: credits, Webhooks: api,
-		SecretKey: app.Identity.Master.Derive("content webhook signing"),
+		SecretKey: app.Identity.Master.Derive("content webhook signing"), CheckWebhook: apiClient.Check,
 		Wait: func(ctx context.Context, key eventstore.Key) error {
 			wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
 			defer cancel()

@@ -109,18 +109,13 @@ func (s *Service) RequestAvatar(ctx context.Context, a Actor, in AvatarInput) (A
 	} else if voice == "" {
 		return AvatarAccepted{}, kernel.Invalid("voice_id", "required", "voice_id is required: the provider's voice (the twin has none)")
 	}
-	if in.WebhookURL != "" && s.cfg.Webhooks == nil {
-		return AvatarAccepted{}, kernel.Unavailable("completion webhooks are not configured on this server", nil)
-	}
-	if s.cfg.Credits != nil {
-		bal, err := s.cfg.Credits.AvailableMicro(ctx, a.User)
-		if err != nil {
+	if in.WebhookURL != "" {
+		if err := s.checkWebhook(ctx, in.WebhookURL); err != nil {
 			return AvatarAccepted{}, err
 		}
-		if bal <= 0 {
-			return AvatarAccepted{}, &kernel.Error{Kind: kernel.KindPaymentRequired, Rule: "insufficient_credits",
-				Message: fmt.Sprintf("no credits left: an avatar video costs %d credits a second of video", content.CreditsPerSecond)}
-		}
+	}
+	if err := s.admit(ctx, a.User); err != nil {
+		return AvatarAccepted{}, err
 	}
 	bg, fg := content.TwinColours(twin, "")
 	now := s.cfg.Clock.Now()
@@ -147,6 +142,32 @@ func (s *Service) RequestAvatar(ctx context.Context, a Actor, in AvatarInput) (A
 		return AvatarAccepted{}, err
 	}
 	return AvatarAccepted{AvatarRequested: *ev, JobRunID: run.ID}, s.wait(ctx, ap)
+}
+
+// admit refuses paid rendering to an account with no credits left (402);
+// the measured length is checked against the balance again once the
+// script is spoken, before anything is rendered (afford).
+func (s *Service) admit(ctx context.Context, account string) error {
+	if s.cfg.Credits == nil {
+		return nil
+	}
+	bal, err := s.cfg.Credits.AvailableMicro(ctx, account)
+	if err != nil {
+		return err
+	}
+	if bal <= 0 {
+		return &kernel.Error{Kind: kernel.KindPaymentRequired, Rule: "insufficient_credits",
+			Message: fmt.Sprintf("no credits left: rendered video costs %d credits a second", content.CreditsPerSecond)}
+	}
+	return nil
+}
+
+// price is what a rendered video costs (0 when nothing is billed).
+func (s *Service) price(v content.RenderedVideo) int64 {
+	if s.cfg.Credits == nil {
+		return 0
+	}
+	return content.CreditsFor(v.Seconds)
 }
 
 func avatarStream(id string) eventstore.Stream {
@@ -206,12 +227,13 @@ func (s *Service) avatarJob(ctx context.Context, job *jobs.Job[AvatarArgs]) erro
 	}
 	s.progress(ctx, av.JobID, 10, "speaking the script")
 	v, err := s.slideshow(ctx, av.Owner, slide{Title: av.Title, Background: av.Background, Foreground: av.Foreground,
-		Script: av.Script, VoiceID: av.VoiceID, Name: "avatar-" + av.JobID + ".mp4"})
+		Script: av.Script, VoiceID: av.VoiceID, Name: "avatar-" + av.JobID + ".mp4", Payer: av.Account})
 	if err != nil {
-		if kernel.KindOf(err) == kernel.KindInternal && job.Attempt < job.MaxAttempts && ctx.Err() == nil {
+		if retryable(ctx, err, job.Attempt, job.MaxAttempts) {
 			return err
 		}
-		return s.avatarFailed(ctx, av, version, "render_failed", "the video could not be rendered: "+err.Error(), completing(job))
+		code, msg := failure(err, "render_failed", "the video could not be rendered")
+		return s.avatarFailed(ctx, av, version, code, msg, completing(job))
 	}
 	return s.avatarDone(ctx, av, version, v, false, completing(job))
 }
@@ -224,6 +246,9 @@ func avatarDoneResult(av content.Avatar, v content.RenderedVideo, credits int64,
 		"_links": []LinkRef{{Field: "video_url", Digest: v.Digest, Name: v.Name, Type: "video/mp4"}}})
 	return out
 }
+
+// CreditsJSON writes micro-credits as a JSON number of credits, exactly.
+func CreditsJSON(micro int64) json.Number { return creditsDecimal(micro) }
 
 // creditsDecimal writes micro-credits as a JSON number of credits.
 func creditsDecimal(micro int64) json.Number {
@@ -239,10 +264,7 @@ func creditsDecimal(micro int64) json.Number {
 // completion (when done is given).
 func (s *Service) avatarDone(ctx context.Context, av content.Avatar, version int64, v content.RenderedVideo, talkingHead bool, done completion) error {
 	now := s.cfg.Clock.Now()
-	micro := content.CreditsFor(v.Seconds)
-	if s.cfg.Credits == nil {
-		micro = 0
-	}
+	micro := s.price(v)
 	ev := &content.AvatarRendered{JobID: av.JobID, Video: v, TalkingHead: talkingHead, CreditsMicro: micro, At: now}
 	return s.inTx(ctx, func(tx *stdsql.Tx) error {
 		if _, err := s.cfg.Store.AppendTx(ctx, tx, avatarStream(av.JobID), version, ev); err != nil {

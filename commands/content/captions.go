@@ -78,6 +78,10 @@ func (s *Service) RequestCaption(ctx context.Context, a Actor, in CaptionInput) 
 		if err != nil {
 			return content.CaptionRequested{}, err
 		}
+		if st.Size == 0 {
+			_ = st.Discard()
+			return content.CaptionRequested{}, kernel.Invalid("audio_file", "not_empty", "audio_file is empty")
+		}
 		if err := st.Commit(ctx); err != nil {
 			return content.CaptionRequested{}, err
 		}
@@ -125,9 +129,11 @@ func languageTag(l string) string {
 // Caption returns the owner's caption (404 for another owner's or none).
 func (s *Service) Caption(ctx context.Context, owner, id string) (content.Caption, error) {
 	var c content.Caption
-	if _, err := uuid.Parse(id); err != nil {
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
 		return c, kernel.NotFound("no caption with id " + quoteID(id))
 	}
+	id = u.String() // any case
 	envs, err := s.cfg.Store.Load(ctx, content.CaptionStream(id), eventstore.LoadOptions{})
 	if err != nil {
 		return c, err

@@ -63,6 +63,9 @@ func (s *Service) SubmitReels(ctx context.Context, a Actor, in ReelsInput) (b co
 	if err != nil {
 		return b, false, err
 	}
+	if err := s.admit(ctx, a.User); err != nil {
+		return b, false, err
+	}
 	rows, errs, err := content.ParseReels(in.File, content.ReelDefaults{Platform: platform, VoiceID: twin.VoiceID, Voices: s.Voices()})
 	if err != nil {
 		return b, false, err
@@ -150,9 +153,11 @@ func (s *Service) loadBatch(ctx context.Context, id string) (content.Batch, int6
 
 // Batch returns the owner's batch (404 for another owner's or none).
 func (s *Service) Batch(ctx context.Context, owner, id string) (content.Batch, error) {
-	if _, err := uuid.Parse(id); err != nil {
+	u, err := uuid.Parse(id)
+	if err != nil || len(id) != 36 {
 		return content.Batch{}, kernel.NotFound("no batch with id " + quoteID(id))
 	}
+	id = u.String() // any case
 	b, v, err := s.loadBatch(ctx, id)
 	if err != nil {
 		return b, err
@@ -183,14 +188,14 @@ func (s *Service) reelJob(ctx context.Context, job *jobs.Job[ReelArgs]) error {
 		}
 	}
 	v, err := s.slideshow(ctx, b.Owner, slide{Title: b.Title, Background: b.Background, Foreground: b.Foreground, Script: r.Script,
-		VoiceID: r.VoiceID, Name: fmt.Sprintf("reel-%s-row-%03d.mp4", b.BatchID[:8], row)})
-	var settle kernel.Event = &content.ReelRendered{BatchID: b.BatchID, Row: row, Video: v, At: s.cfg.Clock.Now()}
+		VoiceID: r.VoiceID, Name: fmt.Sprintf("reel-%s-row-%03d.mp4", b.BatchID[:8], row), Payer: b.By})
+	var settle kernel.Event = &content.ReelRendered{BatchID: b.BatchID, Row: row, Video: v, CreditsMicro: s.price(v), At: s.cfg.Clock.Now()}
 	if err != nil {
-		if job.Attempt < job.MaxAttempts && ctx.Err() == nil {
+		if retryable(ctx, err, job.Attempt, job.MaxAttempts) {
 			return err
 		}
-		settle = &content.ReelFailed{BatchID: b.BatchID, Row: row, Code: "render_failed", Message: "the reel could not be rendered: " + err.Error(),
-			At: s.cfg.Clock.Now()}
+		code, msg := failure(err, "render_failed", "the reel could not be rendered")
+		settle = &content.ReelFailed{BatchID: b.BatchID, Row: row, Code: code, Message: msg, At: s.cfg.Clock.Now()}
 	}
 	return s.settleReel(ctx, job, settle)
 }
@@ -222,6 +227,12 @@ func (s *Service) settleReel(ctx context.Context, job *jobs.Job[ReelArgs], ev ke
 			}
 			if _, err := s.cfg.Store.AppendTx(ctx, tx, taskStream(b.TaskID), eventstore.AnyVersion, task); err != nil {
 				return err
+			}
+			if r, ok := ev.(*content.ReelRendered); ok && s.cfg.Credits != nil {
+				note := fmt.Sprintf("reel %s row %d: %.3f s at %d credits a second", b.BatchID, r.Row, r.Video.Seconds, content.CreditsPerSecond)
+				if err := s.cfg.Credits.ChargeTx(ctx, tx, b.By, fmt.Sprintf("content.reel:%s:%d", b.BatchID, r.Row), r.CreditsMicro, note); err != nil {
+					return err
+				}
 			}
 			return jobs.CompleteTx(ctx, tx, job)
 		})

@@ -51,6 +51,53 @@ func (s *Service) localVoice(field, id string) (media.Voice, error) {
 type slide struct {
 	Title, Background, Foreground, Script, VoiceID string
 	Name                                           string // the video's file name
+	// Payer is the account the video is billed to ("" not billed): once
+	// the script is spoken, its measured length must be paid for by the
+	// balance, or the render stops before ffmpeg runs.
+	Payer string
+}
+
+// MaxVideo is the longest video the slideshow renders (ten minutes).
+const MaxVideo = 10 * time.Minute
+
+// afford checks a spoken script before it is rendered: at most MaxVideo
+// long, and (when billed) paid for by the payer's balance. Its failures
+// are permanent, with a code.
+func (s *Service) afford(ctx context.Context, payer string, d time.Duration) error {
+	if d > MaxVideo {
+		return &kernel.Error{Kind: kernel.KindInvalid, Field: "script", Rule: "max_video", Code: "too_long",
+			Message: fmt.Sprintf("the script speaks for %.1f s; a video is at most %s", d.Seconds(), MaxVideo)}
+	}
+	if payer == "" || s.cfg.Credits == nil {
+		return nil
+	}
+	bal, err := s.cfg.Credits.AvailableMicro(ctx, payer)
+	if err != nil {
+		return err
+	}
+	if cost := content.CreditsFor(content.Seconds(d)); cost > bal {
+		return &kernel.Error{Kind: kernel.KindPaymentRequired, Rule: "insufficient_credits", Code: "insufficient_credits",
+			Message: fmt.Sprintf("the video is %.3f s, %s credits at %d a second, and the balance is %s credits",
+				content.Seconds(d), creditsDecimal(cost), content.CreditsPerSecond, creditsDecimal(max(bal, 0)))}
+	}
+	return nil
+}
+
+// failure is the code and message a render's failure is recorded with:
+// the error's own code when it has one, else fallback.
+func failure(err error, fallback, what string) (code, msg string) {
+	var ke *kernel.Error
+	if errors.As(err, &ke) && ke.Code != "" {
+		return ke.Code, ke.Message
+	}
+	return fallback, what + ": " + err.Error()
+}
+
+// retryable tells a render failure worth another attempt: an internal one
+// (a tool crashed, the disk was full), while attempts remain and the job
+// was not stopped.
+func retryable(ctx context.Context, err error, attempt, maxAttempts int) bool {
+	return kernel.KindOf(err) == kernel.KindInternal && attempt < maxAttempts && ctx.Err() == nil
 }
 
 // slideshow speaks a script sentence by sentence with a local voice,
@@ -72,6 +119,9 @@ func (s *Service) slideshow(ctx context.Context, owner string, sl slide) (conten
 	defer os.RemoveAll(dir)
 	sp, err := SpeakScript(ctx, s.cfg.Tools, v, sl.Script, dir)
 	if err != nil {
+		return content.RenderedVideo{}, err
+	}
+	if err := s.afford(ctx, sl.Payer, sp.Duration); err != nil {
 		return content.RenderedVideo{}, err
 	}
 	out := filepath.Join(dir, "video.mp4")

@@ -82,6 +82,9 @@ type Config struct {
 	Webhooks *http.Client
 	// SecretKey derives each owner's webhook signing secret.
 	SecretKey []byte
+	// CheckWebhook checks a caller's webhook URL against the outbound
+	// policy when it is given (the outbound client's Check); nil: none.
+	CheckWebhook func(ctx context.Context, rawURL string) error
 }
 
 // Credits is the credits ledger as the content workflow uses it.

@@ -8,6 +8,7 @@ import (
 	stdsql "database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/strata-platform/strata/commands/jobs"
 	"github.com/strata-platform/strata/commands/outbound"
 	"github.com/strata-platform/strata/domain/content"
+	"github.com/strata-platform/strata/domain/kernel"
 )
 
 // WebhookArgs is the job that posts an avatar job's completion webhook to
@@ -43,6 +45,23 @@ func (s *Service) SigningSecret(owner string) string {
 	m := hmac.New(sha256.New, s.cfg.SecretKey)
 	m.Write([]byte("content webhooks\x00" + owner))
 	return "whsec_" + hex.EncodeToString(m.Sum(nil))
+}
+
+// checkWebhook refuses a webhook URL the outbound policy will never reach
+// (a private, loopback or link-local address: 400 naming webhook_url); a
+// host that does not resolve now is left to the deliveries.
+func (s *Service) checkWebhook(ctx context.Context, rawURL string) error {
+	if s.cfg.Webhooks == nil {
+		return kernel.Unavailable("completion webhooks are not configured on this server", nil)
+	}
+	if s.cfg.CheckWebhook == nil {
+		return nil
+	}
+	var refused *outbound.Refused
+	if err := s.cfg.CheckWebhook(ctx, rawURL); errors.As(err, &refused) {
+		return kernel.Invalid("webhook_url", "public_address", "webhook_url must reach a public address ("+refused.Rule+" is refused)")
+	}
+	return nil
 }
 
 // enqueueWebhook queues the caller's completion webhook, when it gave a
@@ -86,7 +105,8 @@ func (s *Service) webhookJob(ctx context.Context, job *jobs.Job[WebhookArgs]) er
 		return err
 	}
 	status, err := s.post(ctx, av, body)
-	if err != nil && job.Attempt < job.MaxAttempts {
+	var refused *outbound.Refused
+	if err != nil && job.Attempt < job.MaxAttempts && !errors.As(err, &refused) { // a refused address never becomes reachable
 		return fmt.Errorf("webhook %s attempt %d: %w", av.JobID, job.Attempt, err)
 	}
 	ev := &content.WebhookDelivered{JobID: av.JobID, URL: av.WebhookURL, Status: status, Attempts: job.Attempt, At: s.cfg.Clock.Now()}
@@ -135,17 +155,18 @@ func (s *Service) AvatarView(av content.Avatar) any {
 	out := map[string]any{"task_id": av.JobID, "job_id": av.JobID, "status": av.Status, "provider": av.Provider,
 		"talking_head": av.Provider != content.ProviderSlideshow, "estimated_seconds": av.EstimatedSeconds,
 		"twin_id": av.TwinID, "voice_id": av.VoiceID, "created_at": av.At.UTC().Format(time.RFC3339), "result": nil,
-		"progress": 0, "stage": nil}
+		"progress": 0, "stage": "queued", "kind": content.TaskAvatar, "error": nil}
 	switch {
 	case av.Rendered != nil:
 		r := av.Rendered
 		url, exp := s.VideoLink(av.Owner, r.Video)
-		out["progress"] = 100
+		out["progress"], out["stage"] = 100, "done"
 		out["result"] = map[string]any{"video_url": url, "video_url_expires_at": exp.Format(time.RFC3339),
 			"duration_seconds": r.Video.Seconds, "credits_billed": creditsDecimal(r.CreditsMicro), "provider": av.Provider,
 			"talking_head": r.TalkingHead, "width": r.Video.Width, "height": r.Video.Height, "video_codec": r.Video.VideoCodec,
 			"audio_codec": r.Video.AudioCodec, "size": r.Video.Size}
 	case av.Failure != nil:
+		out["stage"] = "failed"
 		out["error"] = map[string]string{"code": av.Failure.Code, "message": av.Failure.Message}
 	case av.Reported != nil:
 		out["progress"], out["stage"] = 80, "fetching the video from "+av.Provider

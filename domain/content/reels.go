@@ -204,7 +204,10 @@ type ReelRendered struct {
 	BatchID string        `json:"batch_id"`
 	Row     int           `json:"row"`
 	Video   RenderedVideo `json:"video"`
-	At      time.Time     `json:"at"`
+	// CreditsMicro is what it cost (10 credits a second of the measured
+	// video), debited once in the same transaction.
+	CreditsMicro int64     `json:"credits_micro"`
+	At           time.Time `json:"at"`
 }
 
 // ReelFailed records a row's reel that could not be made.
@@ -232,6 +235,7 @@ func (*ReelFailed) EventType() string { return "content.reel_failed" }
 type Reel struct {
 	ReelRow
 	Status   string // a task status
+	Credits  int64  // micro-credits billed
 	Video    *RenderedVideo
 	Failure  *ReelFailed
 	Finished time.Time
@@ -262,7 +266,7 @@ func (b *Batch) Apply(e kernel.Event) {
 		at(ev.Row).Status = TaskProcessing
 	case *ReelRendered:
 		r := at(ev.Row)
-		r.Status, r.Video, r.Finished = TaskDone, &ev.Video, ev.At
+		r.Status, r.Video, r.Credits, r.Finished = TaskDone, &ev.Video, ev.CreditsMicro, ev.At
 	case *ReelFailed:
 		r := at(ev.Row)
 		r.Status, r.Failure, r.Finished = TaskError, ev, ev.At

@@ -19,8 +19,13 @@ import (
 const MaxCaptionBody = cmd.MaxCaptionMedia + 1<<20
 
 // BodyLimit gives the content routes' body limits: the caption upload's,
-// the bulk-reel CSV's (with its form), 0 (the surface's) elsewhere.
+// the bulk-reel CSV's (with its form), 0 (the surface's) elsewhere and for
+// any body that is not multipart/form-data (a JSON body on an upload route
+// must not be read, and buffered, up to the upload's limit).
 func BodyLimit(r *http.Request) int64 {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "multipart/form-data" {
+		return 0
+	}
 	switch r.URL.Path {
 	case Base + "/captions/generate":
 		return MaxCaptionBody
@@ -75,7 +80,7 @@ func (a *API) generateCaption(w http.ResponseWriter, r *http.Request, c caller) 
 		in.Upload, in.UploadName = f, files[0].Filename
 	}
 	ev, err := a.svc.RequestCaption(r.Context(), c.actor, in)
-	out := map[string]any{"caption_id": ev.CaptionID, "task_id": ev.TaskID, "status": content.TaskQueued}
+	out := map[string]any{"caption_id": ev.CaptionID, "task_id": ev.TaskID, "status": content.TaskQueued, "burn_in_task_id": nil}
 	if ev.BurnTaskID != "" {
 		out["burn_in_task_id"] = ev.BurnTaskID
 	}
@@ -129,7 +134,11 @@ func (a *API) getCaption(w http.ResponseWriter, r *http.Request, c caller) {
 		return
 	}
 	out := map[string]any{"id": cp.CaptionID, "task_id": cp.TaskID, "status": cp.Status, "language": cp.Language,
-		"srt": "", "vtt": "", "segments": []segmentJSON{}, "engine": nil, "confidence": nil, "created_at": ts(cp.At)}
+		"srt": "", "vtt": "", "segments": []segmentJSON{}, "engine": nil, "confidence": nil, "created_at": ts(cp.At),
+		"text": nil, "error": nil, "burn_in_task_id": nil}
+	if cp.BurnTaskID != "" {
+		out["burn_in_task_id"] = cp.BurnTaskID
+	}
 	if t := cp.Transcribed; t != nil {
 		segs := make([]segmentJSON, 0, len(t.Cues))
 		for _, q := range t.Cues {
@@ -164,6 +173,14 @@ func readForm(r *http.Request, fileField string, mem int64, wants string) (*mult
 	for name, vs := range r.MultipartForm.Value {
 		for _, v := range vs {
 			if err := httpx.CheckString(name, v); err != nil {
+				_ = r.MultipartForm.RemoveAll()
+				return nil, err
+			}
+		}
+	}
+	for name, fs := range r.MultipartForm.File {
+		for _, f := range fs {
+			if err := httpx.CheckString(name, f.Filename); err != nil {
 				_ = r.MultipartForm.RemoveAll()
 				return nil, err
 			}

@@ -75,6 +75,8 @@ type options struct {
 	Webhooks *http.Client
 	// SecretKey derives webhook signing secrets (nil: a fixed test key).
 	SecretKey []byte
+	// CheckWebhook checks webhook URLs when they are given (nil: none).
+	CheckWebhook func(ctx context.Context, rawURL string) error
 }
 
 func startWith(t *testing.T, o options) *world {
@@ -145,7 +147,7 @@ func startWith(t *testing.T, o options) *world {
 		IDs: eventstore.NewULIDs(api.Clock), Logger: logger, PublishTimeout: 3 * time.Second,
 		RetryDelay: func(int) time.Duration { return 0 }, Wait: wait, Transcribers: o.Transcribers,
 		Tools: o.Tools, AvatarProviders: o.AvatarProviders, AvatarProvider: o.AvatarProvider, AvatarPollEvery: poll,
-		Credits: o.Credits, Webhooks: hooks, SecretKey: secret})
+		Credits: o.Credits, Webhooks: hooks, SecretKey: secret, CheckWebhook: o.CheckWebhook})
 	if err := svc.RegisterJobs(js); err != nil {
 		t.Fatal(err)
 	}

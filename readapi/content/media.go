@@ -1,10 +1,13 @@
 package content
 
 import (
+	"bytes"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -13,17 +16,44 @@ import (
 	"github.com/strata-platform/strata/domain/kernel"
 )
 
+// burnInRequest is POST /captions/{caption_id}/burn-in's body.
+type burnInRequest struct {
+	FontSize  *int   `json:"font_size"`
+	FontColor string `json:"font_color"`
+	Position  string `json:"position"`
+}
+
 // burnIn serves POST /captions/{caption_id}/burn-in (JSON, every member
-// optional: font_size 12-200, font_color #RRGGBB/#RGB/a basic name,
-// position bottom|middle|top) → 202 {task_id, caption_id, status}; the
-// task's result.output_url is the captioned video when done.
+// optional, an empty body too: font_size 12-200, font_color
+// #RRGGBB/#RGB/a basic name, position bottom|middle|top) → 202 {task_id,
+// caption_id, status}; the task's result.output_url is the captioned video
+// when done.
 func (a *API) burnIn(w http.ResponseWriter, r *http.Request, c caller) {
-	var st content.BurnInStyle
-	if r.ContentLength != 0 {
-		if err := decode(r, &st); err != nil {
+	var in burnInRequest
+	body, err := io.ReadAll(r.Body)
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		writeErr(w, r, &kernel.Error{Kind: kernel.KindTooLarge, Field: "body", Rule: "max_bytes", Message: "the body is over the limit"})
+		return
+	case err != nil:
+		writeErr(w, r, kernel.Invalid("body", "readable", "the body could not be read"))
+		return
+	}
+	if len(bytes.TrimSpace(body)) > 0 {
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		if err := decode(r, &in); err != nil {
 			writeErr(w, r, err)
 			return
 		}
+	}
+	st := content.BurnInStyle{FontColor: in.FontColor, Position: in.Position}
+	if in.FontSize != nil {
+		if *in.FontSize == 0 {
+			writeErr(w, r, kernel.Invalid("font_size", "range:12-200", "font_size must be between 12 and 200 pixels"))
+			return
+		}
+		st.FontSize = *in.FontSize
 	}
 	id, err := a.svc.BurnIn(r.Context(), c.actor, mux.Vars(r)["caption_id"], st)
 	writeJSON(w, r, http.StatusAccepted, map[string]any{"task_id": id, "caption_id": mux.Vars(r)["caption_id"],
@@ -53,6 +83,9 @@ func (a *API) generateAvatar(w http.ResponseWriter, r *http.Request, c caller) {
 	case in.TwinID == nil:
 		writeErr(w, r, required("twin_id"))
 		return
+	case strings.TrimSpace(*in.TwinID) == "":
+		writeErr(w, r, kernel.Invalid("twin_id", "required", "twin_id must not be empty"))
+		return
 	case in.Script == nil:
 		writeErr(w, r, required("script"))
 		return
@@ -79,29 +112,37 @@ func (a *API) getAvatar(w http.ResponseWriter, r *http.Request, c caller) {
 		return
 	}
 	view := a.svc.AvatarView(av)
-	if m, ok := view.(map[string]any); ok && !av.Settled() {
+	if m, ok := view.(map[string]any); ok {
 		a.taskProgress(r, av.JobID, c.actor.Owner, m)
 	}
 	writeJSON(w, r, http.StatusOK, view, nil)
 }
 
-// taskProgress shows an unsettled avatar job as far along as its task:
-// the job's own events only mark a provider's stages, so a slideshow being
-// rendered would otherwise read queued until it is done.
+// taskProgress shows an avatar job as far along as its task, with its
+// task's updated_at: the job's own events only mark a provider's stages,
+// so a slideshow being rendered would otherwise read queued until it is
+// done; a settled job keeps the progress its task reached.
 func (a *API) taskProgress(r *http.Request, id, owner string, m map[string]any) {
 	var status string
 	var progress int
 	var stage *string
-	err := a.db.QueryRowContext(r.Context(), `SELECT status, progress, stage FROM rm_content_v1.tasks WHERE id = $1 AND owner = $2`,
-		id, owner).Scan(&status, &progress, &stage)
-	if err != nil || status != content.TaskProcessing {
+	var updated time.Time
+	err := a.db.QueryRowContext(r.Context(), `SELECT status, progress, stage, updated_at FROM rm_content_v1.tasks WHERE id = $1 AND owner = $2`,
+		id, owner).Scan(&status, &progress, &stage, &updated)
+	if err != nil {
 		return
 	}
-	if p, _ := m["progress"].(int); progress > p {
-		m["status"], m["progress"] = content.TaskProcessing, progress
-		if stage != nil {
-			m["stage"] = *stage
+	m["updated_at"] = ts(updated)
+	switch {
+	case status == content.TaskProcessing && m["status"] != content.TaskDone && m["status"] != content.TaskError:
+		if p, _ := m["progress"].(int); progress > p {
+			m["status"], m["progress"] = content.TaskProcessing, progress
+			if stage != nil {
+				m["stage"] = *stage
+			}
 		}
+	case status == content.TaskError && m["status"] == content.TaskError:
+		m["progress"] = progress
 	}
 }
 
@@ -189,6 +230,7 @@ type reelJSON struct {
 	Progress        int      `json:"progress"`
 	ResultURL       *string  `json:"result_url"`
 	DurationSeconds *float64 `json:"duration_seconds"`
+	CreditsBilled   any      `json:"credits_billed"`
 	Error           any      `json:"error"`
 }
 
@@ -202,13 +244,15 @@ func (a *API) getBatch(w http.ResponseWriter, r *http.Request, c caller) {
 		return
 	}
 	jobs := make([]reelJSON, 0, len(b.Reels))
+	var billed int64
 	for _, rl := range b.Reels {
 		j := reelJSON{Row: rl.Row, Line: rl.Line, Platform: rl.Platform, VoiceID: rl.VoiceID, Status: rl.Status}
 		switch {
 		case rl.Video != nil:
 			u, _ := a.svc.VideoLink(b.Owner, *rl.Video)
 			secs := rl.Video.Seconds
-			j.Progress, j.ResultURL, j.DurationSeconds = 100, &u, &secs
+			j.Progress, j.ResultURL, j.DurationSeconds, j.CreditsBilled = 100, &u, &secs, cmd.CreditsJSON(rl.Credits)
+			billed += rl.Credits
 		case rl.Failure != nil:
 			j.Progress, j.Error = 100, map[string]string{"code": rl.Failure.Code, "message": rl.Failure.Message}
 		case rl.Status == content.TaskProcessing:
@@ -219,5 +263,5 @@ func (a *API) getBatch(w http.ResponseWriter, r *http.Request, c caller) {
 	done, failed := b.Counts()
 	writeJSON(w, r, http.StatusOK, map[string]any{"batch_id": b.BatchID, "task_id": b.TaskID, "status": b.Status(),
 		"progress": b.Progress(), "total_rows": len(b.Reels), "completed": done, "failed": failed, "twin_id": b.TwinID,
-		"platform": b.Platform, "file_sha256": b.FileSHA256, "created_at": ts(b.At), "jobs": jobs}, nil)
+		"platform": b.Platform, "file_sha256": b.FileSHA256, "created_at": ts(b.At), "credits_billed": cmd.CreditsJSON(billed), "jobs": jobs}, nil)
 }

@@ -57,6 +57,6 @@ func Routes(r *mux.Router, cfg Config) *API {
 	r.Handle(b+"/analytics/social", a.need(a.analytics)).Methods(get)
 	r.Handle(b+"/analytics/social/summary", a.need(a.summary)).Methods(get)
 	r.Handle(b+"/analytics/social/export", a.need(a.export)).Methods(post)
-	r.Handle(b+"/downloads/{token}", http.HandlerFunc(a.download)).Methods(get)
+	r.Handle(b+"/downloads/{token}", http.HandlerFunc(a.download)).Methods(get, http.MethodHead)
 	return a
 }
