@@ -174,17 +174,28 @@ func avatarStream(id string) eventstore.Stream {
 	return eventstore.Stream{Type: content.StreamAvatar, ID: content.AvatarStream(id)}
 }
 
-// loadAvatar folds an avatar job's stream (version 0: none).
-func (s *Service) loadAvatar(ctx context.Context, id string) (content.Avatar, int64, error) {
-	var av content.Avatar
-	envs, err := s.cfg.Store.Load(ctx, content.AvatarStream(id), eventstore.LoadOptions{})
+// folding is a state folded from a stream's events.
+type folding[S any] interface {
+	*S
+	Apply(kernel.Event)
+}
+
+// fold loads a stream and folds it into a state (version 0: none).
+func fold[S any, P folding[S]](ctx context.Context, store *eventstore.Store, streamID string) (S, int64, error) {
+	var st S
+	envs, err := store.Load(ctx, streamID, eventstore.LoadOptions{})
 	if err != nil {
-		return av, 0, err
+		return st, 0, err
 	}
 	for _, e := range envs {
-		av.Apply(e.Event)
+		P(&st).Apply(e.Event)
 	}
-	return av, int64(len(envs)), nil
+	return st, int64(len(envs)), nil
+}
+
+// loadAvatar folds an avatar job's stream (version 0: none).
+func (s *Service) loadAvatar(ctx context.Context, id string) (content.Avatar, int64, error) {
+	return fold[content.Avatar](ctx, s.cfg.Store, content.AvatarStream(id))
 }
 
 // Avatar returns the owner's avatar job (404 for another owner's or none).

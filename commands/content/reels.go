@@ -140,15 +140,7 @@ func (s *Service) batchByClaim(ctx context.Context, claim string) (content.Batch
 
 // loadBatch folds a batch's stream (version 0: none).
 func (s *Service) loadBatch(ctx context.Context, id string) (content.Batch, int64, error) {
-	var b content.Batch
-	envs, err := s.cfg.Store.Load(ctx, content.BatchStream(id), eventstore.LoadOptions{})
-	if err != nil {
-		return b, 0, err
-	}
-	for _, e := range envs {
-		b.Apply(e.Event)
-	}
-	return b, int64(len(envs)), nil
+	return fold[content.Batch](ctx, s.cfg.Store, content.BatchStream(id))
 }
 
 // Batch returns the owner's batch (404 for another owner's or none).
