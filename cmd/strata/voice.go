@@ -134,8 +134,10 @@ func numberZones(e164 string) []*time.Location {
 type voiceParts struct {
 	Provider telephony.Provider
 	Handlers map[string]http.Handler
-	Closer   func()
-	Blobs    blobs.Store
+	// Audio serves GET /api/v1/providers/twilio/audio/{clip} (Twilio).
+	Audio  http.Handler
+	Closer func()
+	Blobs  blobs.Store
 }
 
 // startVoice builds the voice service: the telephony provider configured
@@ -162,6 +164,7 @@ func startVoice(ctx context.Context, app *App) error {
 	case vc.TwilioAccountSID != "":
 		p, err := twilio.New(twilio.Config{BaseURL: vc.TwilioBaseURL, AccountSID: vc.TwilioAccountSID, AuthToken: vc.TwilioAuthToken,
 			StatusCallbackURL: vc.PublicURL + "/api/v1/providers/twilio/status", InboundSMSURL: vc.PublicURL + "/api/v1/providers/twilio/sms",
+			VoiceURL: vc.PublicURL + "/api/v1/providers/twilio/voice", AudioURL: vc.PublicURL + "/api/v1/providers/twilio/audio",
 			Client: client, Logger: app.Logger,
 			OnMessageStatus: func(m twilio.MessageStatus) {
 				if err := svc.ProviderMessageStatus(context.Background(), m.ProviderID, m.Status, m.ErrorCode); err != nil {
@@ -174,6 +177,8 @@ func startVoice(ctx context.Context, app *App) error {
 		parts.Provider = p
 		parts.Handlers["twilio/status"] = p.StatusHandler()
 		parts.Handlers["twilio/sms"] = p.SMSHandler()
+		parts.Handlers["twilio/voice"] = p.VoiceHandler()
+		parts.Audio = p.AudioHandler() // GET: Twilio fetches <Play> audio
 	}
 	wait := func(ctx context.Context, key eventstore.Key) error {
 		wctx, cancel := context.WithTimeout(ctx, time.Duration(app.Config.ReadWaitLimit)*time.Millisecond)
@@ -262,6 +267,9 @@ func voiceRoutes(surface string, r *mux.Router, app *App) {
 	readvoice.Routes(r, readvoice.Config{Service: app.Voice, DB: app.Store.DB(), Auth: app.Auth,
 		Limiter:  httpx.NewSharedWindowLimiter(app.Config.Voice.RateLimit, ratelimit.New(app.Store.DB(), app.Clock)),
 		Handlers: app.voiceParts.Handlers})
+	if a := app.voiceParts.Audio; a != nil {
+		r.Handle("/api/v1/providers/twilio/audio/{clip}", a).Methods(http.MethodGet, http.MethodHead)
+	}
 }
 
 // voiceChecks are the voice surface's readiness checks beyond the

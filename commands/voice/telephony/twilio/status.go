@@ -79,6 +79,10 @@ func (p *Provider) serveStatus(w http.ResponseWriter, r *http.Request) {
 		c = p.bySid[callSid]
 	}
 	p.mu.Unlock()
+	if c == nil && callSid != "" && p.inboundStatus(callSid, f.Get("CallStatus")) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	if c == nil {
 		p.log.Debug("twilio: status callback for an unknown call", "sid", callSid, "status", f.Get("CallStatus"))
 		w.WriteHeader(http.StatusNoContent)

@@ -24,6 +24,12 @@
 // <Response><Dial callerId="From">target</Dial></Response>; a warm
 // transfer returns an error wrapping telephony.ErrTransfer (a warm
 // transfer needs a conference, which this adapter does not run).
+//
+// Inbound calls (Receive) come to VoiceHandler, the numbers' voice webhook,
+// and are driven with TwiML (<Gather>, <Play> of audio AudioHandler serves,
+// <Hangup/>, <Reject/>, <Dial>); inbound_call.go describes the protocol and
+// its limits (a call's webhooks must reach the process that took its first
+// one).
 package twilio
 
 import (
@@ -53,6 +59,12 @@ const (
 	DefaultMaxCall           = 4 * time.Hour // Twilio's longest call
 	DefaultRecordingWait     = 2 * time.Minute
 	DefaultMaxRecordingBytes = 64 << 20 // 16-bit 8 kHz mono: about 70 minutes
+	DefaultGatherTimeout     = 3 * time.Second
+	DefaultAnswerWait        = 10 * time.Second
+	DefaultSettle            = 150 * time.Millisecond
+	DefaultReplyWait         = 2 * time.Second
+	DefaultInboundIdle       = time.Minute
+	DefaultAudioTTL          = 10 * time.Minute
 )
 
 // Config configures the adapter.
@@ -67,6 +79,33 @@ type Config struct {
 	// InboundSMSURL is our public URL of SMSHandler: the messaging webhook
 	// ("A message comes in") configured on the numbers at Twilio.
 	InboundSMSURL string
+	// VoiceURL is our public URL of VoiceHandler: the voice webhook ("A
+	// call comes in", HTTP POST) configured on the numbers at Twilio. Its
+	// Gather actions go to the same URL with a strata_call parameter.
+	VoiceURL string
+	// AudioURL is the public URL prefix AudioHandler serves under: the
+	// audio Inbound.Play renders is fetched by Twilio at
+	// AudioURL/<random token>.wav.
+	AudioURL string
+	// GatherTimeout is how long a <Gather> waits for a key before Twilio
+	// asks for more TwiML (DefaultGatherTimeout when 0; whole seconds).
+	GatherTimeout time.Duration
+	// AnswerWait is how long the first webhook of an inbound call waits for
+	// the handler to answer or reject it before the call is rejected
+	// (DefaultAnswerWait when 0; Twilio gives up on a webhook after 15 s).
+	AnswerWait time.Duration
+	// Settle is how long a webhook waits after the handler's last verb
+	// for more before it answers (DefaultSettle when 0).
+	Settle time.Duration
+	// ReplyWait is how long a webhook (the first, or one bringing keys)
+	// waits for the handler's first verb (DefaultReplyWait when 0).
+	ReplyWait time.Duration
+	// InboundIdle is how long an answered inbound call may go without a
+	// webhook before it is taken for over (DefaultInboundIdle when 0).
+	InboundIdle time.Duration
+	// AudioTTL is how long a played clip can be fetched (DefaultAudioTTL
+	// when 0).
+	AudioTTL time.Duration
 	// Client sends every request (outbound.New(outbound.Config{}) when nil).
 	Client *outbound.Client
 	// MaxCall is how long an answered call stays up at most: the Pause
@@ -130,6 +169,11 @@ type Provider struct {
 	byToken map[string]*call
 	bySid   map[string]*call
 	onSMS   func(ctx context.Context, m telephony.InboundSMS) error
+	onCall  func(ctx context.Context, in telephony.Inbound)
+	inTok   map[string]*inCall // inbound calls by action token
+	inSid   map[string]*inCall // and by CallSid
+	clips   map[string]*clip   // rendered audio by token
+	clipMem int                // bytes held in clips
 }
 
 var _ telephony.Provider = (*Provider)(nil)
@@ -160,8 +204,25 @@ func New(cfg Config) (*Provider, error) {
 	if cfg.MaxRecordingBytes <= 0 {
 		cfg.MaxRecordingBytes = DefaultMaxRecordingBytes
 	}
+	for _, u := range []struct{ name, v string }{{"VoiceURL", cfg.VoiceURL}, {"AudioURL", cfg.AudioURL}} {
+		if u.v == "" {
+			continue
+		}
+		if v, err := url.Parse(u.v); err != nil || !v.IsAbs() || v.Host == "" {
+			return nil, fmt.Errorf("twilio: %s must be an absolute URL, got %q", u.name, u.v)
+		}
+	}
+	cfg.AudioURL = strings.TrimRight(cfg.AudioURL, "/")
+	setDefault(&cfg.GatherTimeout, DefaultGatherTimeout)
+	cfg.GatherTimeout = max(cfg.GatherTimeout.Round(time.Second), time.Second)
+	setDefault(&cfg.AnswerWait, DefaultAnswerWait)
+	setDefault(&cfg.Settle, DefaultSettle)
+	setDefault(&cfg.ReplyWait, DefaultReplyWait)
+	setDefault(&cfg.InboundIdle, DefaultInboundIdle)
+	setDefault(&cfg.AudioTTL, DefaultAudioTTL)
 	p := &Provider{cfg: cfg, base: base, out: cfg.Client, log: cfg.Logger, now: cfg.Now,
-		byToken: map[string]*call{}, bySid: map[string]*call{}}
+		byToken: map[string]*call{}, bySid: map[string]*call{},
+		inTok: map[string]*inCall{}, inSid: map[string]*inCall{}, clips: map[string]*clip{}}
 	if p.out == nil {
 		p.out = outbound.New(outbound.Config{Logger: cfg.Logger})
 	}
@@ -341,6 +402,12 @@ func (p *Provider) fetchRecording(ctx context.Context, raw string) (*telephony.R
 		return nil, fmt.Errorf("twilio: recording: %w", err)
 	}
 	return parseWAV(b)
+}
+
+func setDefault(d *time.Duration, def time.Duration) {
+	if *d <= 0 {
+		*d = def
+	}
 }
 
 func newToken() string {
