@@ -98,6 +98,9 @@ func (s *Service) RequestAvatar(ctx context.Context, a Actor, in AvatarInput) (A
 		voice = twin.VoiceID
 	}
 	if prov == content.ProviderSlideshow {
+		if err := content.CheckLocalScript("script", in.Script); err != nil {
+			return AvatarAccepted{}, err
+		}
 		if voice == "" && len(s.Voices()) > 0 {
 			voice = s.Voices()[0]
 		}

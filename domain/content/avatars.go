@@ -207,6 +207,37 @@ func CheckScript(field, s string) error {
 	return nil
 }
 
+// LatinScript tells whether most of a script's letters are Latin: the
+// local voices (flite, espeak-ng's English voices) speak English, and a
+// script in another writing system comes out as a fraction of a second
+// of silence.
+func LatinScript(s string) bool {
+	latin, other := 0, 0
+	for _, r := range s {
+		switch {
+		case unicode.Is(unicode.Latin, r):
+			latin++
+		case unicode.IsLetter(r):
+			other++
+		}
+	}
+	return latin > 0 && latin >= other
+}
+
+// CheckLocalScript is CheckScript for the local voices: also mostly in
+// Latin letters (422 otherwise: the request is well formed, but nothing
+// here can speak it).
+func CheckLocalScript(field, s string) error {
+	if err := CheckScript(field, s); err != nil {
+		return err
+	}
+	if !LatinScript(s) {
+		return &kernel.Error{Kind: kernel.KindUnprocessable, Field: field, Rule: "latin_script",
+			Message: field + " must be mostly in Latin letters: the local voices speak English (use a provider for other languages)"}
+	}
+	return nil
+}
+
 // Sentences splits a script into sentences to speak one by one: at ".",
 // "!", "?" or "…" followed by a space or the end, and at line breaks.
 // Pieces without a letter or digit are dropped.

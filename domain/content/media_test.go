@@ -158,3 +158,20 @@ func TestTwinColours(t *testing.T) {
 		t.Fatal(bg)
 	}
 }
+
+func TestLocalScriptsAreMostlyLatin(t *testing.T) {
+	for in, want := range map[string]bool{"Hello there.": true, "¿Dónde está la estación?": true, "你好，世界。今天天气很好。": false,
+		"Привет, мир.": false, "Hello 你好世界今天": false, "Hi 你": true, "123 456.": false} {
+		if got := LatinScript(in); got != want {
+			t.Errorf("LatinScript(%q) = %v, want %v", in, got, want)
+		}
+	}
+	var ke *kernel.Error
+	if err := CheckLocalScript("script", "你好，世界。"); !errors.As(err, &ke) || ke.Kind != kernel.KindUnprocessable || ke.Rule != "latin_script" {
+		t.Fatalf("a Chinese script: %v", err)
+	}
+	_, errs, err := ParseReels([]byte("script,platform,voice_id\n你好，世界。,short_video,flite-slt\n"), voices)
+	if err != nil || len(errs) != 1 || errs[0].Column != "script" || errs[0].Rule != "latin_script" {
+		t.Fatalf("a Chinese reel: %v %v", errs, err)
+	}
+}

@@ -128,7 +128,7 @@ func ParseReels(data []byte, d ReelDefaults) (rows []ReelRow, errs []RowError, e
 		if len(rec) != len(header) {
 			fail("*", "fields", fmt.Sprintf("row %d has %d fields; the header has %d", row.Row, len(rec), len(header)))
 		}
-		if err := CheckScript("script", row.Script); err != nil {
+		if err := CheckLocalScript("script", row.Script); err != nil {
 			var ke *kernel.Error
 			errors.As(err, &ke)
 			fail("script", ke.Rule, ke.Message)

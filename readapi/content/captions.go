@@ -161,7 +161,8 @@ func (a *API) getCaption(w http.ResponseWriter, r *http.Request, c caller) {
 func readForm(r *http.Request, fileField string, mem int64, wants string) (*multipart.Form, error) {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" {
-		return nil, kernel.E(kernel.KindUnsupportedMediaType, "Content-Type must be multipart/form-data with "+wants)
+		return nil, &kernel.Error{Kind: kernel.KindUnsupportedMediaType, Field: "Content-Type", Rule: "multipart/form-data",
+			Message: "Content-Type must be multipart/form-data with " + wants}
 	}
 	if err := r.ParseMultipartForm(mem); err != nil {
 		var mbe *http.MaxBytesError

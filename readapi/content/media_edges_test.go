@@ -197,3 +197,21 @@ func TestRendersArePaidForOnce(t *testing.T) {
 		t.Errorf("reels with no credits left: %d %s", r.Status, r.Raw)
 	}
 }
+
+// The local voices speak English: a script in another writing system is
+// 422 for the slideshow (it used to render a quarter second of silence,
+// billed); a request that is not multipart names Content-Type.
+func TestSlideshowScriptsInLatinLetters(t *testing.T) {
+	tools := mediaTools(t)
+	w := startWith(t, options{Tools: tools})
+	ada := w.user(t, "ada@content.test")
+	twin := w.twin(t, ada, nil)
+	r := w.generate(t, ada, map[string]any{"twin_id": twin, "script": "你好，世界。今天天气很好。", "voice_id": "flite-slt"})
+	if r.Status != http.StatusUnprocessableEntity || !strings.Contains(string(r.Raw), "latin_script") {
+		t.Errorf("a Chinese script: %d %s", r.Status, r.Raw)
+	}
+	r = w.do(t, ada, "POST", base+"/bulk/reels", map[string]any{"twin_id": twin})
+	if r.Status != http.StatusUnsupportedMediaType || !strings.Contains(string(r.Raw), "Content-Type") {
+		t.Errorf("reels as JSON: %d %s", r.Status, r.Raw)
+	}
+}
