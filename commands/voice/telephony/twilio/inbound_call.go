@@ -119,19 +119,7 @@ func (p *Provider) VoiceHandler() http.Handler {
 }
 
 func (p *Provider) serveVoice(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "bad form", http.StatusBadRequest)
-		return
-	}
-	if !p.validSignature(r, p.cfg.VoiceURL) {
-		p.log.Warn("twilio: voice webhook with a bad signature", "remote", r.RemoteAddr)
-		http.Error(w, "bad signature", http.StatusForbidden)
+	if !p.webhook(w, r, p.cfg.VoiceURL, "voice webhook") {
 		return
 	}
 	f := r.PostForm

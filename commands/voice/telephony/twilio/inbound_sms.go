@@ -27,19 +27,7 @@ const emptyTwiML = `<?xml version="1.0" encoding="UTF-8"?><Response></Response>`
 // reports the webhook failed), its acceptance an empty TwiML response.
 func (p *Provider) SMSHandler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.Header().Set("Allow", http.MethodPost)
-			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-			return
-		}
-		r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-		if err := r.ParseForm(); err != nil {
-			http.Error(w, "bad form", http.StatusBadRequest)
-			return
-		}
-		if !p.validSignature(r, p.cfg.InboundSMSURL) {
-			p.log.Warn("twilio: inbound message with a bad signature", "remote", r.RemoteAddr)
-			http.Error(w, "bad signature", http.StatusForbidden)
+		if !p.webhook(w, r, p.cfg.InboundSMSURL, "inbound message") {
 			return
 		}
 		p.mu.Lock()

@@ -48,19 +48,7 @@ func (p *Provider) StatusHandler() http.Handler {
 }
 
 func (p *Provider) serveStatus(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
-	if err := r.ParseForm(); err != nil {
-		http.Error(w, "bad form", http.StatusBadRequest)
-		return
-	}
-	if !p.validSignature(r, p.cfg.StatusCallbackURL) {
-		p.log.Warn("twilio: status callback with a bad signature", "remote", r.RemoteAddr)
-		http.Error(w, "bad signature", http.StatusForbidden)
+	if !p.webhook(w, r, p.cfg.StatusCallbackURL, "status callback") {
 		return
 	}
 	f := r.PostForm
@@ -150,4 +138,27 @@ func portVariants(raw string) []string {
 		out = append(out, u.String())
 	}
 	return out
+}
+
+// webhook reads a webhook Twilio posted to url (what names it in the log):
+// POST only (405), a form of at most 64 KiB (400), signed with
+// X-Twilio-Signature (403). It answers the refusals itself; ok is false
+// then.
+func (p *Provider) webhook(w http.ResponseWriter, r *http.Request, url, what string) (ok bool) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "bad form", http.StatusBadRequest)
+		return false
+	}
+	if !p.validSignature(r, url) {
+		p.log.Warn("twilio: "+what+" with a bad signature", "remote", r.RemoteAddr)
+		http.Error(w, "bad signature", http.StatusForbidden)
+		return false
+	}
+	return true
 }
