@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/uuid"
@@ -31,10 +32,10 @@ type AvatarInput struct {
 	TwinID, Script, VoiceID, AvatarID, Provider, WebhookURL string
 }
 
-// AvatarAccepted is a queued avatar video: its event and the job's id.
+// AvatarAccepted is a queued avatar video (its event; RunID is the
+// durable job's id).
 type AvatarAccepted struct {
 	content.AvatarRequested
-	JobRunID int64
 }
 
 // Providers names the avatar providers: the local slideshow first, then
@@ -130,21 +131,26 @@ func (s *Service) RequestAvatar(ctx context.Context, a Actor, in AvatarInput) (A
 	var ap eventstore.Appended
 	var run jobs.Enqueued
 	err = s.inTx(ctx, func(tx *stdsql.Tx) error {
-		if _, err := s.cfg.Store.AppendTx(ctx, tx, avatarStream(ev.JobID), eventstore.NoStream, ev); err != nil {
-			return err
-		}
 		var err error
 		if ap, err = s.cfg.Store.AppendTx(ctx, tx, taskStream(ev.JobID), eventstore.NoStream, &content.TaskCreated{TaskID: ev.JobID,
 			Owner: a.Owner, Kind: content.TaskAvatar, Input: input, By: a.User, At: now}); err != nil {
 			return err
 		}
-		run, err = s.cfg.Jobs.Enqueue(ctx, tx, AvatarArgs{JobID: ev.JobID}, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}})
-		return err
+		if run, err = s.cfg.Jobs.Enqueue(ctx, tx, AvatarArgs{JobID: ev.JobID}, &jobs.Opts{Unique: &jobs.Unique{ByArgs: true}}); err != nil {
+			return err
+		}
+		ev.RunID = run.ID
+		stream := avatarStream(ev.JobID)
+		if _, err := s.cfg.Store.AppendTx(ctx, tx, stream, eventstore.NoStream, ev); err != nil {
+			return err
+		}
+		// The durable job's id (celery_task_id) finds the job too.
+		return eventstore.Claim(ctx, tx, scopeAvatarRun, strconv.FormatInt(run.ID, 10), stream.ID, "celery_task_id")
 	})
 	if err != nil {
 		return AvatarAccepted{}, err
 	}
-	return AvatarAccepted{AvatarRequested: *ev, JobRunID: run.ID}, s.wait(ctx, ap)
+	return AvatarAccepted{AvatarRequested: *ev}, s.wait(ctx, ap)
 }
 
 // admit refuses paid rendering to an account with no credits left (402);
@@ -201,8 +207,19 @@ func (s *Service) loadAvatar(ctx context.Context, id string) (content.Avatar, in
 	return fold[content.Avatar](ctx, s.cfg.Store, content.AvatarStream(id))
 }
 
-// Avatar returns the owner's avatar job (404 for another owner's or none).
+// scopeAvatarRun claims an avatar job's durable job id (celery_task_id).
+const scopeAvatarRun = "content.avatar.run"
+
+// Avatar returns the owner's avatar job by its id (the task's) or its
+// durable job's id (celery_task_id); 404 for another owner's or none.
 func (s *Service) Avatar(ctx context.Context, owner, id string) (content.Avatar, error) {
+	if n, err := strconv.ParseInt(id, 10, 64); err == nil && n > 0 && len(id) <= 19 {
+		stream, err := eventstore.ClaimOwner(ctx, s.cfg.Store.DB(), scopeAvatarRun, strconv.FormatInt(n, 10))
+		if err != nil {
+			return content.Avatar{}, err
+		}
+		id = strings.TrimPrefix(stream, content.AvatarStream(""))
+	}
 	if _, err := uuid.Parse(id); err != nil && !ulidLike(id) {
 		return content.Avatar{}, kernel.NotFound("no avatar job with id " + quoteID(id))
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/strata-platform/strata/commands/jobs"
@@ -152,7 +153,8 @@ func (s *Service) post(ctx context.Context, av content.Avatar, body []byte) (int
 // video_url (a signed link good for an hour), duration_seconds and
 // credits_billed.
 func (s *Service) AvatarView(av content.Avatar) any {
-	out := map[string]any{"task_id": av.JobID, "job_id": av.JobID, "status": av.Status, "provider": av.Provider,
+	out := map[string]any{"task_id": av.JobID, "job_id": av.JobID, "celery_task_id": strconv.FormatInt(av.RunID, 10),
+		"status": av.Status, "provider": av.Provider,
 		"talking_head": av.Provider != content.ProviderSlideshow, "estimated_seconds": av.EstimatedSeconds,
 		"twin_id": av.TwinID, "voice_id": av.VoiceID, "created_at": av.At.UTC().Format(time.RFC3339), "result": nil,
 		"progress": 0, "stage": "queued", "kind": content.TaskAvatar, "error": nil}

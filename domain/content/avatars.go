@@ -40,7 +40,8 @@ const (
 
 // AvatarRequested records an avatar video asked for.
 type AvatarRequested struct {
-	JobID    string `json:"job_id"` // the task's id
+	JobID    string `json:"job_id"`           // the task's id
+	RunID    int64  `json:"run_id,omitempty"` // the durable job's id (celery_task_id)
 	Owner    string `json:"owner"`
 	Account  string `json:"account"` // the user whose credits pay for it
 	TwinID   string `json:"twin_id"`

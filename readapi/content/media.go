@@ -99,7 +99,7 @@ func (a *API) generateAvatar(w http.ResponseWriter, r *http.Request, c caller) {
 	acc, err := a.svc.RequestAvatar(r.Context(), c.actor, cmd.AvatarInput{TwinID: *in.TwinID, Script: *in.Script, VoiceID: in.VoiceID,
 		AvatarID: in.AvatarID, Provider: in.Provider, WebhookURL: in.WebhookURL})
 	writeJSON(w, r, http.StatusAccepted, map[string]any{"task_id": acc.JobID, "job_id": acc.JobID,
-		"celery_task_id": strconv.FormatInt(acc.JobRunID, 10), "provider": acc.Provider, "status": content.TaskQueued, "progress": 0,
+		"celery_task_id": strconv.FormatInt(acc.RunID, 10), "provider": acc.Provider, "status": content.TaskQueued, "progress": 0,
 		"estimated_seconds": acc.EstimatedSeconds, "talking_head": acc.Provider != content.ProviderSlideshow, "voice_id": acc.VoiceID}, err)
 }
 

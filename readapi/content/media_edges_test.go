@@ -215,3 +215,32 @@ func TestSlideshowScriptsInLatinLetters(t *testing.T) {
 		t.Errorf("reels as JSON: %d %s", r.Status, r.Raw)
 	}
 }
+
+// The seed's avatar answer carries task_id and celery_task_id; either
+// finds the job (another owner's is 404 both ways).
+func TestAvatarByEitherID(t *testing.T) {
+	tools := mediaTools(t)
+	w := startWith(t, options{Tools: tools})
+	ada, bob := w.user(t, "ada@content.test"), w.user(t, "bob@content.test")
+	twin := w.twin(t, ada, nil)
+	r := w.generate(t, ada, map[string]any{"twin_id": twin, "script": "Hi there.", "voice_id": "flite-slt"})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("generate: %d %s", r.Status, r.Raw)
+	}
+	task, celery := str(r.Body, "task_id"), str(r.Body, "celery_task_id")
+	if celery == "" || celery == "0" || celery == task {
+		t.Fatalf("celery_task_id %q (task %q)", celery, task)
+	}
+	byCelery := w.must(t, http.StatusOK, ada, "GET", base+"/multimodal/avatar/"+celery, nil)
+	if byCelery.Body["task_id"] != task || byCelery.Body["celery_task_id"] != celery {
+		t.Fatalf("by celery_task_id: %s", byCelery.Raw)
+	}
+	for _, id := range []string{task, celery} {
+		if r := w.do(t, bob, "GET", base+"/multimodal/avatar/"+id, nil); r.Status != http.StatusNotFound {
+			t.Errorf("another owner's job by %s: %d %s", id, r.Status, r.Raw)
+		}
+	}
+	if r := w.do(t, ada, "GET", base+"/multimodal/avatar/987654321", nil); r.Status != http.StatusNotFound {
+		t.Errorf("an unknown celery_task_id: %d %s", r.Status, r.Raw)
+	}
+}
