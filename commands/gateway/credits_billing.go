@@ -148,16 +148,19 @@ func (b *Billing) Stats() Stats { return b.recorder.stats.snapshot() }
 func (b *Billing) Pending(ctx context.Context) (int64, error) { return b.recorder.Pending(ctx) }
 
 // Run runs the billing's background work until ctx ends: the debit
-// flusher (a last flush at the end) and the plans reaction: when the view
+// flusher (a last flush at the end), the limiter's return of idle leases
+// (all of them at the end) and the plans reaction: when the view
 // applies a gateway plan change, the account's new period credits are
 // granted at once (after the plans reader has applied the change).
 func (b *Billing) Run(ctx context.Context) {
-	done := make(chan struct{})
+	done, limiterDone := make(chan struct{}), make(chan struct{})
 	go func() { defer close(done); b.recorder.Run(ctx) }()
+	go func() { defer close(limiterDone); b.limiter.Run(ctx) }()
 	for {
 		select {
 		case <-ctx.Done():
 			<-done
+			<-limiterDone
 			return
 		case c := <-b.plans:
 			b.react(ctx, c)

@@ -222,9 +222,10 @@ func TestGrantsAreIdempotentPerPeriod(t *testing.T) {
 	}
 }
 
-// Two limiters on one database (two processes) allow exactly the plan's
-// requests an hour between them, refuse the rest with the wait until the
-// next hour, and allow again then.
+// Two limiters on one database (two processes) never allow more than the
+// plan's requests an hour between them, refuse the rest with the wait
+// until the next hour, allow the whole hour once what they hold is given
+// back, and allow again in the next hour.
 func TestRateLimitIsSharedAcrossProcesses(t *testing.T) {
 	t.Parallel()
 	w := newLedgerWorld(t)
@@ -232,28 +233,40 @@ func TestRateLimitIsSharedAcrossProcesses(t *testing.T) {
 	w.clock.Advance(25 * time.Minute) // 08:25
 	limiters := []*cmdgateway.RateLimiter{cmdgateway.NewRateLimiter(w.db.SQL, w.clock), cmdgateway.NewRateLimiter(w.db.SQL, w.clock)}
 	var allowed, refused atomic.Int64
-	var wg sync.WaitGroup
-	for i := range 150 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			d, err := limiters[i%2].Allow(ctx, "acc", 60)
-			switch {
-			case err != nil:
-				t.Error(err)
-			case d.Allowed:
-				allowed.Add(1)
-			default:
-				refused.Add(1)
-				if d.RetryAfter != 35*time.Minute {
-					t.Errorf("retry after %v", d.RetryAfter)
+	burst := func(n int) {
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				d, err := limiters[i%2].Allow(ctx, "acc", 60)
+				switch {
+				case err != nil:
+					t.Error(err)
+				case d.Allowed:
+					allowed.Add(1)
+				default:
+					refused.Add(1)
+					if d.RetryAfter != 35*time.Minute {
+						t.Errorf("retry after %v", d.RetryAfter)
+					}
 				}
-			}
-		}()
+			}()
+		}
+		wg.Wait()
 	}
-	wg.Wait()
-	if allowed.Load() != 60 || refused.Load() != 90 {
+	burst(150)
+	if allowed.Load() > 60 || allowed.Load()+refused.Load() != 150 {
 		t.Fatalf("allowed %d, refused %d", allowed.Load(), refused.Load())
+	}
+	for _, l := range limiters {
+		if err := l.ReturnIdle(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	burst(150)
+	if allowed.Load() != 60 {
+		t.Fatalf("allowed %d in the hour once the leases were given back, want 60", allowed.Load())
 	}
 	if d, _ := limiters[0].Allow(ctx, "other", 60); !d.Allowed || d.Used != 1 {
 		t.Errorf("another account: %+v", d)
@@ -270,6 +283,63 @@ func TestRateLimitIsSharedAcrossProcesses(t *testing.T) {
 	}
 	if d, _ := limiters[1].Allow(ctx, "acc", credits.Unlimited); !d.Allowed {
 		t.Error("unlimited refused")
+	}
+}
+
+// One limiter is exact: of concurrent requests it allows exactly the
+// limit. It leases ahead (the row counts more than it used) without a
+// statement per request, gives back what it holds once idle, and a lower
+// limit within the hour (a downgrade) is not exceeded by what it held.
+func TestRateLimitLeasesAhead(t *testing.T) {
+	t.Parallel()
+	w := newLedgerWorld(t)
+	ctx := context.Background()
+	l := cmdgateway.NewRateLimiter(w.db.SQL, w.clock)
+	var allowed atomic.Int64
+	var wg sync.WaitGroup
+	for range 300 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := l.Allow(ctx, "one", 200)
+			if err != nil {
+				t.Error(err)
+			}
+			if d.Allowed {
+				allowed.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if allowed.Load() != 200 {
+		t.Fatalf("one process allowed %d of 300, want exactly 200", allowed.Load())
+	}
+	row := func(account string) int64 {
+		return w.count(`SELECT coalesce(max(count), 0) FROM platform.gateway_request_windows WHERE account_id = $1`, account)
+	}
+	for i := range 3 {
+		if d, err := l.Allow(ctx, "big", 5000); err != nil || !d.Allowed || d.Used != int64(i+1) {
+			t.Fatalf("request %d: %+v %v", i, d, err)
+		}
+	}
+	if n := row("big"); n != 64 {
+		t.Errorf("the row counts %d after 3 requests, want one lease of 64", n)
+	}
+	if n, _, err := l.Used(ctx, "big"); err != nil || n != 3 {
+		t.Errorf("used %d %v, want 3", n, err)
+	}
+	if err := l.ReturnIdle(ctx, time.Hour); err != nil || row("big") != 64 {
+		t.Errorf("a window in use was given back: %d %v", row("big"), err)
+	}
+	if err := l.ReturnIdle(ctx, 0); err != nil || row("big") != 3 {
+		t.Errorf("after giving back: the row counts %d (%v), want 3", row("big"), err)
+	}
+	// A downgrade to 4 an hour: one more request, then refusals.
+	for i := range 3 {
+		d, err := l.Allow(ctx, "big", 4)
+		if err != nil || d.Allowed != (i == 0) {
+			t.Errorf("request %d after the downgrade: %+v %v", i, d, err)
+		}
 	}
 }
 
