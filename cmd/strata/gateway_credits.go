@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	cmdgateway "github.com/strata-platform/strata/commands/gateway"
@@ -38,8 +39,10 @@ func newLedger(store *eventstore.Store, clock kernel.Clock, dir *accounts.Direct
 
 // startGatewayCredits starts the credit ledger: the view loads the
 // ledger's read model and catches up, then tails the store (woken by
-// commit notifications); the billing's flusher turns recorded debits into
-// ledger events and its plans reaction grants a new gateway plan's
+// commit notifications); the debits are journaled under the data
+// directory (gateway-debits/<process>) and spooled into PostgreSQL off the
+// request path; the billing's flusher turns recorded debits into ledger
+// events and its plans reaction grants a new gateway plan's
 // credits; the metrics join /metrics. It needs the identity context (the
 // plans) and runs after startGateway.
 func startGatewayCredits(ctx context.Context, app *App) error {
@@ -50,9 +53,11 @@ func startGatewayCredits(ctx context.Context, app *App) error {
 	view := projgateway.NewCreditsView(app.Store.DB(), app.Store.Registry(), app.Logger)
 	wait := time.Duration(app.Config.ReadWaitLimit) * time.Millisecond
 	ledger := newLedger(app.Store, app.Clock, dir, view, wait)
-	rec := cmdgateway.NewRecorder(app.Store, app.Clock, view, cmdgateway.RecorderConfig{Logger: app.Logger})
+	rec := cmdgateway.NewRecorder(app.Store, app.Clock, view, cmdgateway.RecorderConfig{Logger: app.Logger,
+		JournalDir: filepath.Join(app.Config.DataDir, "gateway-debits")})
+	limiter := cmdgateway.NewRateLimiterWith(app.Store.DB(), app.Clock, cmdgateway.LimiterConfig{Logger: app.Logger})
 	billing := cmdgateway.NewBilling(cmdgateway.BillingConfig{Ledger: ledger, Recorder: rec,
-		Limiter: cmdgateway.NewRateLimiter(app.Store.DB(), app.Clock), View: view, PlansSync: dir.Sync, Logger: app.Logger})
+		Limiter: limiter, View: view, PlansSync: dir.Sync, Logger: app.Logger})
 	if err := view.Start(ctx); err != nil { // after NewBilling, which hooks the view
 		return fmt.Errorf("gateway credits: %w", err)
 	}

@@ -50,6 +50,9 @@ func NewBilling(cfg BillingConfig) *Billing {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
+	if cfg.Ledger != nil && cfg.Recorder != nil {
+		cfg.Ledger.journaled = cfg.Recorder.journaled
+	}
 	b := &Billing{ledger: cfg.Ledger, recorder: cfg.Recorder, limiter: cfg.Limiter, view: cfg.View, sync: cfg.PlansSync,
 		log: cfg.Logger, plans: make(chan planChange, 1024)}
 	if b.view != nil {

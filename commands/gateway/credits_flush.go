@@ -33,8 +33,9 @@ type pendingRow struct {
 	own     bool
 }
 
-// Flush moves up to FlushBatch pending debits (this recorder's, and other
-// recorders' older than OrphanAfter) into the ledger in one transaction:
+// Flush spools the journaled debits (see Record), then moves up to
+// FlushBatch pending debits (this recorder's, and other recorders' older
+// than OrphanAfter) into the ledger in one transaction:
 // the request ids already debited are dropped, the others are appended to
 // this recorder's debit stream and recorded in platform.gateway_debits,
 // and every row read is deleted; the transaction commits all of it or
@@ -43,6 +44,9 @@ type pendingRow struct {
 // another flusher moved meanwhile makes the claim or the delete count
 // come out short, and the transaction rolls back (errFlushRace).
 func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
+	if err := r.spool(ctx); err != nil {
+		return Flushed{}, err
+	}
 	r.flushMu.Lock()
 	defer r.flushMu.Unlock()
 	rows, err := r.readPending(ctx)
@@ -212,11 +216,26 @@ func index(ctx context.Context, tx *stdsql.Tx, ds []*credits.Debited, stream str
 
 // Run flushes until ctx ends: every FlushInterval while debits are being
 // recorded (a Record wakes it), and at least every OrphanAfter / 2 for
-// other processes' orphans; a failed flush is logged and retried. At the
-// end it flushes once more (shutdown), bounded by 10 seconds.
+// other processes' orphans, whose journals it recovers then too; with a
+// journal, it spools meanwhile (spoolLoop). A failed flush is logged and
+// retried. At the end it flushes once more (shutdown), bounded by 10
+// seconds, and removes its journal when everything in it is spooled.
 func (r *Recorder) Run(ctx context.Context) {
 	idle := r.cfg.OrphanAfter / 2
+	spooled := make(chan struct{})
+	if r.journal != nil {
+		go func() { defer close(spooled); r.spoolLoop(ctx) }()
+	} else {
+		close(spooled)
+	}
+	var recovered time.Time
 	for {
+		if time.Since(recovered) >= idle {
+			recovered = time.Now()
+			if err := r.recoverJournals(ctx); err != nil && ctx.Err() == nil {
+				r.cfg.Logger.Warn("gateway credits: recovering a stopped process's debit journal failed; retrying", "err", err)
+			}
+		}
 		for {
 			out, err := r.Flush(ctx)
 			if err != nil {
@@ -234,6 +253,7 @@ func (r *Recorder) Run(ctx context.Context) {
 		}
 		select {
 		case <-ctx.Done():
+			<-spooled
 			fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			for {
 				out, err := r.Flush(fctx)
@@ -241,6 +261,7 @@ func (r *Recorder) Run(ctx context.Context) {
 					break
 				}
 			}
+			r.closeJournal(fctx)
 			cancel()
 			return
 		case <-r.kick:

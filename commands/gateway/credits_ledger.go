@@ -32,6 +32,9 @@ type Ledger struct {
 	ent   func(accountID string) credits.Entitlement
 	view  *projgateway.CreditsView // nil (the CLI): decisions never take the fast path
 	wait  time.Duration            // how long a command waits for the view to show its append
+	// journaled reports a request whose debit this process recorded and
+	// has not committed in PostgreSQL yet (set by NewBilling).
+	journaled func(requestID string) bool
 
 	stripes [64]sync.Mutex // one period decision per account at a time in this process
 }
@@ -225,7 +228,7 @@ func (l *Ledger) SetBalance(ctx context.Context, accountID string, target credit
 // request still pending is "not debited yet", 409), and the refund claims
 // the request id in the transaction that appends it.
 func (l *Ledger) Refund(ctx context.Context, requestID string, amount credits.Micro, reason, actor string) (*credits.Refunded, error) {
-	d, err := l.debit(ctx, requestID)
+	d, err := l.debitSoon(ctx, requestID)
 	if err != nil {
 		return nil, err
 	}
@@ -255,6 +258,24 @@ func (l *Ledger) Refund(ctx context.Context, requestID string, amount credits.Mi
 	return ev, l.sync(ctx, app.Last)
 }
 
+// debitSoon is debit, looked up again for a moment (up to 250 ms) while
+// the request is found nowhere: another process may have journaled its
+// debit a few milliseconds ago and not spooled it yet.
+func (l *Ledger) debitSoon(ctx context.Context, requestID string) (credits.Debit, error) {
+	deadline := time.Now().Add(250 * time.Millisecond)
+	for {
+		d, err := l.debit(ctx, requestID)
+		if kernel.KindOf(err) != kernel.KindNotFound || time.Now().After(deadline) {
+			return d, err
+		}
+		select {
+		case <-ctx.Done():
+			return d, err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
 // debit finds a debited request in the index of debited requests. The
 // index and the write-ahead are read in one snapshot: a flush moves a
 // request from one to the other atomically, so it is found in exactly one
@@ -277,7 +298,7 @@ func (l *Ledger) debit(ctx context.Context, requestID string) (credits.Debit, er
 	switch {
 	case err != nil:
 		return d, fmt.Errorf("refund %s: %w", requestID, err)
-	case pending:
+	case pending || (!found && l.journaled != nil && l.journaled(requestID)):
 		return d, &kernel.Error{Kind: kernel.KindConflict, Field: "request_id", Rule: "not_debited_yet",
 			Message: "request " + requestID + " is recorded but not debited yet; retry in a second"}
 	case !found:

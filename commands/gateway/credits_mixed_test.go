@@ -42,7 +42,9 @@ func TestMixedOperationsBalanceAgainstUsageRecords(t *testing.T) {
 		return nil
 	}
 	cfg := cmdgateway.RecorderConfig{FlushInterval: 5 * time.Millisecond, OrphanAfter: 50 * time.Millisecond, FlushBatch: 40, Fault: faulty}
-	procs := []*process{w.process(cfg), w.process(cfg), w.process(cmdgateway.RecorderConfig{})}
+	journaled := cfg
+	journaled.JournalDir = t.TempDir() // the first process journals its debits, the second commits them on the request path
+	procs := []*process{w.process(journaled), w.process(cfg), w.process(cmdgateway.RecorderConfig{})}
 	var bg sync.WaitGroup
 	for _, p := range procs[:2] { // the third records and never flushes: a crashed process
 		bg.Add(1)

@@ -17,7 +17,9 @@
 //   - Resident memory: the process's peak RSS under the gateway's
 //     64-client load next to its RSS once started, before any load.
 //   - A reference: a one-row INSERT committed in the gateway's database at
-//     concurrency 1, since a reply waits for its debit's commit.
+//     concurrency 1: what a reply would wait for if its debit were
+//     committed on the request path (it is journaled locally instead, and
+//     spooled into PostgreSQL off the path).
 //
 // Both client formats (messages, openai) are measured through an
 // openai-format upstream, and the latency and throughput figures again
@@ -94,8 +96,8 @@ type Gateway struct {
 	UpstreamModel string
 	Describe      string // what runs, for the report's header
 	// Commit, when set, commits a one-row INSERT in the gateway's database
-	// (waiting for its WAL flush): a reference figure, since a reply's
-	// debit is committed so before the reply is written.
+	// (waiting for its WAL flush): a reference figure, what a reply would
+	// wait for if its debit were committed on the request path.
 	Commit func(ctx context.Context) error
 	Close  func() error
 }
