@@ -49,73 +49,67 @@ const (
 	benchMessagesUpstream = "dev-messages"
 )
 
-// benchGatewayServer starts `strata serve --surfaces api` with the
-// production wiring on the database at dbURL (a scratch database), on
-// free loopback ports, with a data directory of its own and the default
-// configuration, and the development upstream at upstream (…/v1)
-// configured as upstream "dev" (openai format, what the built-in catalog
-// names) and again as "dev-messages" (messages format). The access log is
-// written at the configured level, to nowhere; warnings and errors go to
-// the command's stderr. Through the running server's own services it then
-// adds a catalog model served by dev-messages (a copy of the paid
-// strata-dev-frontier) and registers accounts accounts, each with an API
-// key, the platform plan basic (the model's tier) and the gateway plan
-// enterprise (its monthly credits and 5,000 requests an hour): every
-// request then goes through key authentication, catalog resolution and
-// the credit ledger's admission (credits, the hourly limit in PostgreSQL)
-// and debit record, as in production.
+// benchGatewayServer prepares the gateway under bench on the database at
+// dbURL (a scratch database) and starts it in a process of its own, as
+// it is deployed. First `strata serve --surfaces api` runs in this
+// process, with the production wiring and the default configuration, on
+// a data directory of its own, with the development upstream at upstream
+// (…/v1) configured as upstream "dev" (openai format, what the built-in
+// catalog names) and again as "dev-messages" (messages format). Through
+// its services it adds a catalog model served by dev-messages (a copy of
+// the paid strata-dev-frontier) and registers accounts accounts, each with
+// an API key, the platform plan basic (the model's tier) and the gateway
+// plan enterprise (its monthly credits and 5,000 requests an hour). Then
+// it stops, and a child process (this executable's `serve --surfaces
+// api`) serves the same database and data directory (the same master key)
+// on free loopback ports: the measured gateway, whose every request goes
+// through key authentication, catalog resolution and the credit ledger's
+// admission and debit record, as in production. Its log is written at the
+// configured level to a pipe; warnings and errors go to the command's
+// stderr.
 func (c *command) benchGatewayServer(ctx context.Context, dbURL string, db *stdsql.DB, upstream string,
 	accounts int) (_ *gatewaybench.Gateway, err error) {
-	dir, err := os.MkdirTemp("", "strata-bench-gateway-")
+	setup, err := os.MkdirTemp("", "strata-bench-gateway-setup-")
 	if err != nil {
+		return nil, err
+	}
+	data, err := os.MkdirTemp("", "strata-bench-gateway-")
+	if err != nil {
+		os.RemoveAll(setup)
 		return nil, err
 	}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(dir)
+			os.RemoveAll(data)
 		}
 	}()
-	file := filepath.Join(dir, "upstreams.json")
-	if err := os.WriteFile(file, []byte(fmt.Sprintf(`{"upstreams": [{"id": "dev", "format": "openai", "base_url": %q},
-		{"id": %q, "format": "messages", "base_url": %q}]}`, upstream, benchMessagesUpstream, upstream)), 0o600); err != nil {
+	upstreams := []byte(fmt.Sprintf(`{"upstreams": [{"id": "dev", "format": "openai", "base_url": %q},
+		{"id": %q, "format": "messages", "base_url": %q}]}`, upstream, benchMessagesUpstream, upstream))
+	file := filepath.Join(setup, "upstreams.json")
+	if err := os.WriteFile(file, upstreams, 0o600); err != nil {
+		os.RemoveAll(setup)
 		return nil, err
 	}
 	var addrs [2]string
 	for i := range addrs {
 		if addrs[i], err = freeLoopbackAddr(); err != nil {
+			os.RemoveAll(setup)
 			return nil, err
 		}
 	}
-	app, done, closeServer, err := c.benchServe(ctx, "bench gateway", "api", dir, map[string]string{"DATABASE_URL": dbURL,
-		"STRATA_DATA_DIR": dir, "STRATA_API_ADDR": addrs[0], "STRATA_ADMIN_ADDR": addrs[1], cmdgateway.UpstreamsEnv: file})
+	app, done, closeServer, err := c.benchServe(ctx, "bench gateway", "api", setup, map[string]string{"DATABASE_URL": dbURL,
+		"STRATA_DATA_DIR": data, "STRATA_API_ADDR": addrs[0], "STRATA_ADMIN_ADDR": addrs[1], cmdgateway.UpstreamsEnv: file})
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		if err != nil {
-			_ = closeServer()
-		}
-	}()
-	base := "http://" + addrs[0]
-	if err := waitHealthy(ctx, base, done); err != nil {
-		return nil, err
+	keys, err := c.benchGatewaySetup(ctx, app, "http://"+addrs[0], done, accounts)
+	if cerr := closeServer(); err == nil && cerr != nil {
+		err = fmt.Errorf("bench gateway: stopping the setup server: %w", cerr)
 	}
-	if app.Gateway == nil || app.Identity == nil || app.Plans == nil {
-		return nil, errors.New("bench gateway: serve's wiring runs no gateway")
+	if err != nil {
+		return nil, err
 	}
 
-	m, ok := findModel(catalog.Builtin(), benchModel)
-	if !ok {
-		return nil, fmt.Errorf("bench gateway: the built-in catalog has no model %s", benchModel)
-	}
-	m.ID, m.Label, m.Upstream.ID = benchMessagesModel, "Gateway bench: "+m.Label+" through a messages-format upstream", benchMessagesUpstream
-	if _, _, err := app.Gateway.Catalog.Upsert(ctx, m); err != nil {
-		return nil, fmt.Errorf("bench gateway: add model %s: %w", benchMessagesModel, err)
-	}
-	keys, err := benchAccounts(ctx, app, accounts)
-	if err != nil {
-		return nil, err
-	}
 	var version, fsync, syncCommit string
 	if err := db.QueryRowContext(ctx, `SELECT current_setting('server_version'), current_setting('fsync'), current_setting('synchronous_commit')`).
 		Scan(&version, &fsync, &syncCommit); err != nil {
@@ -128,11 +122,45 @@ func (c *command) benchGatewayServer(ctx context.Context, dbURL string, db *stds
 		_, err := db.ExecContext(ctx, `INSERT INTO bench_gateway_commits DEFAULT VALUES`)
 		return err
 	}
-	return &gatewaybench.Gateway{URL: base, Keys: keys, UpstreamModel: benchModel, Commit: commit,
+	file = filepath.Join(data, "upstreams.json")
+	if err := os.WriteFile(file, upstreams, 0o600); err != nil {
+		return nil, err
+	}
+	child, err := c.startGatewayProcess(ctx, map[string]string{"DATABASE_URL": dbURL, "STRATA_DATA_DIR": data,
+		cmdgateway.UpstreamsEnv: file, "STRATA_LOG_LEVEL": c.cfg.LogLevel.String()}, keys[0])
+	if err != nil {
+		return nil, err
+	}
+	return &gatewaybench.Gateway{URL: child.base, Keys: keys, UpstreamModel: benchModel, Commit: commit, PID: child.cmd.Process.Pid,
 		Models: map[string]string{cmdgateway.FormatOpenAI: benchModel, cmdgateway.FormatMessages: benchMessagesModel},
-		Describe: fmt.Sprintf("strata serve (api surface, production wiring) on PostgreSQL %s (fsync=%s, synchronous_commit=%s), "+
-			"dev upstream in process, %d accounts", version, fsync, syncCommit, accounts),
-		Close: closeServer}, nil
+		Describe: fmt.Sprintf("strata serve (api surface, production wiring, its own process) on PostgreSQL %s (fsync=%s, synchronous_commit=%s), "+
+			"dev upstream and load generator in the bench's process, %d accounts", version, fsync, syncCommit, accounts),
+		Close: func() error {
+			err := child.stop()
+			os.RemoveAll(data)
+			return err
+		}}, nil
+}
+
+// benchGatewaySetup adds the bench's messages-format model to the catalog
+// and registers the accounts through app (serving at base), and returns
+// their keys.
+func (c *command) benchGatewaySetup(ctx context.Context, app *App, base string, done chan error, accounts int) ([]string, error) {
+	if err := waitHealthy(ctx, base, done); err != nil {
+		return nil, err
+	}
+	if app.Gateway == nil || app.Identity == nil || app.Plans == nil {
+		return nil, errors.New("bench gateway: serve's wiring runs no gateway")
+	}
+	m, ok := findModel(catalog.Builtin(), benchModel)
+	if !ok {
+		return nil, fmt.Errorf("bench gateway: the built-in catalog has no model %s", benchModel)
+	}
+	m.ID, m.Label, m.Upstream.ID = benchMessagesModel, "Gateway bench: "+m.Label+" through a messages-format upstream", benchMessagesUpstream
+	if _, _, err := app.Gateway.Catalog.Upsert(ctx, m); err != nil {
+		return nil, fmt.Errorf("bench gateway: add model %s: %w", benchMessagesModel, err)
+	}
+	return benchAccounts(ctx, app, accounts)
 }
 
 // benchAccounts registers n accounts through the identity service, each

@@ -11,7 +11,8 @@ import (
 )
 
 // The gateway bench runs end to end at a tiny size through `strata serve`
-// (production wiring: API keys, catalog, credit ledger) on a test database,
+// (production wiring: API keys, catalog, credit ledger; set up in this
+// process, then measured in a process of its own) on a test database,
 // and reports every figure with a value, a sample count and its baseline.
 // No target is asserted: targets are checked by the command, never in
 // tests.
@@ -23,7 +24,8 @@ func TestBenchGatewayReportsEveryFigure(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs syncBuffer
-	c := &command{cfg: cfg, stdout: &logs, stderr: &logs, wiring: productionWiring, logger: newLogger(&logs, cfg.LogLevel)}
+	c := &command{cfg: cfg, stdout: &logs, stderr: &logs, wiring: productionWiring, logger: newLogger(&logs, cfg.LogLevel),
+		executable: buildStrata(t, t.TempDir())} // the gateway runs in a process of its own
 	o := gatewaybench.Quick()
 	o.Accounts, o.Tokens, o.Warmup, o.Pairs, o.Clients, o.Round = 2, 4, 2, 12, 4, 200*time.Millisecond
 	o.Streams, o.InFlight, o.Deltas, o.Pace = 2, 2, 4, 5*time.Millisecond

@@ -22,6 +22,9 @@ type command struct {
 	stderr io.Writer
 	wiring Wiring
 	logger *slog.Logger
+	// executable is the strata binary a bench starts in a process of its
+	// own (bench gateway); empty: this executable.
+	executable string
 }
 
 func (c *command) migrate(ctx context.Context, args []string) error {

@@ -14,8 +14,9 @@
 //     64 deltas the upstream paces 20 ms apart ([[tokens:64]]
 //     [[slow:20ms]]), through the gateway against direct; the figure is the
 //     gateway's p99 gap less the direct p99 gap.
-//   - Resident memory: the process's peak RSS under the gateway's
-//     64-client load next to its RSS once started, before any load.
+//   - Resident memory: the gateway process's peak RSS under the
+//     gateway's 64-client load next to its RSS once started, before any
+//     load.
 //   - A reference: a one-row INSERT committed in the gateway's database at
 //     concurrency 1: what a reply would wait for if its debit were
 //     committed on the request path (it is journaled locally instead, and
@@ -25,9 +26,10 @@
 // openai-format upstream, and the latency and throughput figures again
 // through a messages-format upstream. The gateway is whatever Start
 // returns: `strata bench gateway` starts `strata serve` itself on a scratch
-// database (cmd/strata), with real API keys, catalog and credit ledger.
-// The development upstream, the gateway and the load generator share the
-// process and its CPUs.
+// database (cmd/strata), with real API keys, catalog and credit ledger, in
+// a process of its own, as it is deployed. The development upstream and
+// the load generator share this process; all of them share the machine's
+// CPUs.
 package gatewaybench
 
 import (
@@ -95,6 +97,9 @@ type Gateway struct {
 	Models        map[string]string
 	UpstreamModel string
 	Describe      string // what runs, for the report's header
+	// PID is the gateway's process when it runs in a process of its own
+	// (its resident memory is that process's); 0: this process.
+	PID int
 	// Commit, when set, commits a one-row INSERT in the gateway's database
 	// (waiting for its WAL flush): a reference figure, what a reply would
 	// wait for if its debit were committed on the request path.
@@ -152,7 +157,7 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * o.Clients, IdleConnTimeout: 90 * time.Second,
 			DisableCompression: true}, Timeout: time.Minute}}
 	defer b.http.CloseIdleConnections()
-	idle, rssOK := rss()
+	idle, rssOK := rss(gw.PID)
 	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.gaps,
 		b.latency(formatMessages), b.throughput(formatMessages)}
 	for _, step := range steps {

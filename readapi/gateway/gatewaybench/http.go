@@ -187,10 +187,14 @@ func (b *bench) do(ctx context.Context, c call, times bool) (outcome, error) {
 	return out, nil
 }
 
-// rss is the process's resident set size, from /proc (Linux); ok is false
-// where it cannot be read.
-func rss() (int64, bool) {
-	raw, err := os.ReadFile("/proc/self/status")
+// rss is the resident set size of process pid (0: this process), from
+// /proc (Linux); ok is false where it cannot be read.
+func rss(pid int) (int64, bool) {
+	proc := "self"
+	if pid > 0 {
+		proc = strconv.Itoa(pid)
+	}
+	raw, err := os.ReadFile("/proc/" + proc + "/status")
 	if err != nil {
 		return 0, false
 	}
@@ -206,13 +210,13 @@ func rss() (int64, bool) {
 	return 0, false
 }
 
-// sampleRSS records the process's RSS every 50 ms until stop is closed,
-// into the gateway's peak or the direct load's.
+// sampleRSS records the gateway process's RSS every 50 ms until stop is
+// closed, into the gateway's peak or the direct load's.
 func (b *bench) sampleRSS(direct bool, stop <-chan struct{}) {
 	t := time.NewTicker(50 * time.Millisecond)
 	defer t.Stop()
 	for {
-		if v, ok := rss(); ok {
+		if v, ok := rss(b.gw.PID); ok {
 			b.mu.Lock()
 			if direct {
 				b.peakDirect = max(b.peakDirect, v)
