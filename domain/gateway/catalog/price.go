@@ -5,6 +5,8 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // MaxPricePlaces bounds a price's decimal places, so every price is exact
@@ -22,6 +24,26 @@ func ParsePrice(p json.Number) (*big.Rat, bool) {
 	if s == "" {
 		return new(big.Rat), true
 	}
+	if r, ok := parsedPrices.Load(s); ok {
+		return new(big.Rat).Set(r.(*big.Rat)), true
+	}
+	r, ok := parsePrice(s)
+	if ok && parsedCount.Add(1) <= maxParsedPrices {
+		parsedPrices.Store(s, new(big.Rat).Set(r))
+	}
+	return r, ok
+}
+
+// The valid prices read so far (every request's cost reads its model's
+// three), up to maxParsedPrices of them: a catalog has a few dozen.
+var (
+	parsedPrices sync.Map // string -> *big.Rat, never modified
+	parsedCount  atomic.Int64
+)
+
+const maxParsedPrices = 4096
+
+func parsePrice(s string) (*big.Rat, bool) {
 	if !jsonNumber.MatchString(s) {
 		return nil, false
 	}
