@@ -34,22 +34,20 @@ func (c *command) bench(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("bench "+args[0], flag.ContinueOnError)
 	quick := fs.Bool("quick", false, "smaller sizes and shorter runs (a smoke test, well under a minute)")
 	extraction := fs.Bool("extraction", false, "bench memory: only the extraction figures (no database, a second)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, clients and all) to this file (go tool pprof)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole run (server, clients and all) to this file (go tool pprof); "+
+		"bench gateway: of the bench's process, the gateway's own to FILE.gateway")
 	if rest, err := parseFlags(fs, args[1:]); err != nil {
 		return err
 	} else if len(rest) > 0 {
 		return fmt.Errorf("%w: bench %s takes no positional arguments", errUsage, args[0])
 	}
 	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+		stop, err := startCPUProfile(*cpuProfile)
 		if err != nil {
 			return fmt.Errorf("bench: --cpuprofile: %w", err)
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return fmt.Errorf("bench: --cpuprofile: %w", err)
-		}
-		defer pprof.StopCPUProfile()
+		defer stop()
+		c.childProfile = *cpuProfile + ".gateway"
 	}
 	if *extraction {
 		if args[0] != "memory" {
@@ -145,4 +143,18 @@ func (c *command) benchIdentity(ctx context.Context, scratch *storebench.Scratch
 		return err
 	}
 	return rep.Print(c.stdout)
+}
+
+// startCPUProfile writes a CPU profile of this process to file until stop
+// is called.
+func startCPUProfile(file string) (stop func(), err error) {
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -45,7 +45,11 @@ func (c *command) startGatewayProcess(ctx context.Context, env map[string]string
 		return nil, err
 	}
 	env["STRATA_API_ADDR"], env["STRATA_ADMIN_ADDR"] = api, admin
-	cmd := exec.Command(exe, "serve", "--surfaces", "api")
+	args := []string{"serve", "--surfaces", "api"}
+	if c.childProfile != "" {
+		args = append(args, "--cpuprofile", c.childProfile)
+	}
+	cmd := exec.Command(exe, args...)
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "STRATA_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
 			cmd.Env = append(cmd.Env, kv)

@@ -25,6 +25,9 @@ type command struct {
 	// executable is the strata binary a bench starts in a process of its
 	// own (bench gateway); empty: this executable.
 	executable string
+	// childProfile, when set, is where a bench's gateway process writes
+	// its CPU profile (serve --cpuprofile).
+	childProfile string
 }
 
 func (c *command) migrate(ctx context.Context, args []string) error {

@@ -29,8 +29,16 @@ import (
 func (c *command) serve(ctx context.Context, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	list := fs.String("surfaces", strings.Join(readapi.Surfaces(), ","), "comma-separated surfaces to run")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the process, until it stops, to this file (go tool pprof)")
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("serve: --cpuprofile: %w", err)
+		}
+		defer stop()
 	}
 	surfaces, err := chooseSurfaces(*list)
 	if err != nil {
