@@ -17,6 +17,9 @@ import (
 	"github.com/strata-platform/strata/domain/gateway/catalog"
 	"github.com/strata-platform/strata/domain/plans"
 	"github.com/strata-platform/strata/eventstore/storebench"
+	"github.com/strata-platform/strata/projections"
+	projcatalog "github.com/strata-platform/strata/projections/catalog"
+	projgateway "github.com/strata-platform/strata/projections/gateway"
 	"github.com/strata-platform/strata/readapi/gateway/gatewaybench"
 )
 
@@ -34,6 +37,7 @@ func (c *command) benchGateway(ctx context.Context, scratch *storebench.Scratch,
 	opts.Start = func(ctx context.Context, upstream string, accounts int) (*gatewaybench.Gateway, error) {
 		return c.benchGatewayServer(ctx, scratch.URL, scratch.DB, upstream, accounts)
 	}
+	opts.StartUpstream = c.startUpstreamProcess
 	rep, err := gatewaybench.Run(ctx, opts)
 	if err != nil {
 		return err
@@ -131,10 +135,11 @@ func (c *command) benchGatewayServer(ctx context.Context, dbURL string, db *stds
 	if err != nil {
 		return nil, err
 	}
-	return &gatewaybench.Gateway{URL: child.base, Keys: keys, UpstreamModel: benchModel, Commit: commit, PID: child.cmd.Process.Pid,
+	settle := func(ctx context.Context) error { return settleGateway(ctx, db) }
+	return &gatewaybench.Gateway{URL: child.base, Keys: keys, UpstreamModel: benchModel, Commit: commit, Settle: settle, PID: child.cmd.Process.Pid,
 		Models: map[string]string{cmdgateway.FormatOpenAI: benchModel, cmdgateway.FormatMessages: benchMessagesModel},
 		Describe: fmt.Sprintf("strata serve (api surface, production wiring, its own process) on PostgreSQL %s (fsync=%s, synchronous_commit=%s), "+
-			"dev upstream and load generator in the bench's process, %d accounts", version, fsync, syncCommit, accounts),
+			"dev upstream in a process of its own, load generator in the bench's, %d accounts", version, fsync, syncCommit, accounts),
 		Close: func() error {
 			err := child.stop()
 			os.RemoveAll(data)
@@ -246,6 +251,38 @@ func waitHealthy(ctx context.Context, base string, done chan error) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// settleGateway waits up to a minute until no debit is pending and the
+// ledger's and the store catalog's projectors have applied every event:
+// the work a step leaves behind is done before the next one starts.
+func settleGateway(ctx context.Context, db *stdsql.DB) error {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		var pending int64
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM platform.gateway_pending_debits`).Scan(&pending); err != nil {
+			return err
+		}
+		st, err := projections.ReadStatus(ctx, db, []string{projgateway.CreditsName, projcatalog.Name})
+		if err != nil {
+			return err
+		}
+		lag := int64(0)
+		for _, s := range st {
+			lag += s.LagEvents
+		}
+		if pending == 0 && lag == 0 {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("bench gateway: not settled after a minute (%d debits pending, projectors %d events behind)", pending, lag)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }

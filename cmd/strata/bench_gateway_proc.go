@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -148,5 +149,54 @@ func (p *gatewayProcess) stop() error {
 		err := <-p.done
 		p.done <- err
 		return errors.New("bench gateway: the gateway process did not stop in 30 s; killed")
+	}
+}
+
+// startUpstreamProcess starts this executable's `dev-upstream` on a free
+// loopback port, in a process of its own as a real upstream is, and
+// returns its base URL once it answers, and how to stop it.
+func (c *command) startUpstreamProcess(ctx context.Context) (string, func() error, error) {
+	exe := c.executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", nil, fmt.Errorf("bench gateway: %w", err)
+		}
+	}
+	addr, err := freeLoopbackAddr()
+	if err != nil {
+		return "", nil, err
+	}
+	cmd := exec.Command(exe, "dev-upstream", "--addr", addr)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "STRATA_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Stdout, cmd.Stderr = io.Discard, c.stderr
+	if err := cmd.Start(); err != nil {
+		return "", nil, fmt.Errorf("bench gateway: start %s dev-upstream: %w", exe, err)
+	}
+	p := &gatewayProcess{cmd: cmd, base: "http://" + addr, done: make(chan error, 1)}
+	go func() { p.done <- cmd.Wait() }()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", addr, time.Second)
+		if err == nil {
+			conn.Close()
+			return p.base, p.stop, nil
+		}
+		if time.Now().After(deadline) {
+			_ = p.stop()
+			return "", nil, fmt.Errorf("bench gateway: the development upstream did not listen on %s in 30 s", addr)
+		}
+		select {
+		case err := <-p.done:
+			return "", nil, fmt.Errorf("bench gateway: the development upstream ended: %v", err)
+		case <-ctx.Done():
+			_ = p.stop()
+			return "", nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
 }

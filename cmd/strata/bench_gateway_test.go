@@ -33,6 +33,7 @@ func TestBenchGatewayReportsEveryFigure(t *testing.T) {
 	o.Start = func(ctx context.Context, upstream string, accounts int) (*gatewaybench.Gateway, error) {
 		return c.benchGatewayServer(ctx, db.URL, db.SQL, upstream, accounts)
 	}
+	o.StartUpstream = c.startUpstreamProcess
 	rep, err := gatewaybench.Run(context.Background(), o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())

@@ -51,9 +51,13 @@ type Options struct {
 	// upstream's base URL, up to /v1) configured as upstream "dev"
 	// (openai format) and again as another in messages format, and with
 	// accounts accounts that may each send every request of the run.
-	Start    func(ctx context.Context, upstream string, accounts int) (*Gateway, error)
-	Progress io.Writer // a line per step; nil discards them
-	Mode     string    // names the preset in the report
+	Start func(ctx context.Context, upstream string, accounts int) (*Gateway, error)
+	// StartUpstream, when set, starts the development upstream elsewhere
+	// (a process of its own) and returns its base URL (http://host:port)
+	// and how to stop it; nil: it is served in this process.
+	StartUpstream func(ctx context.Context) (url string, stop func() error, err error)
+	Progress      io.Writer // a line per step; nil discards them
+	Mode          string    // names the preset in the report
 
 	Accounts int           // accounts (one API key each) the requests rotate over
 	Tokens   int           // tokens of each reply of the latency and throughput figures
@@ -80,6 +84,19 @@ func Quick() Options {
 		Streams: 8, InFlight: 8, Deltas: 64, Pace: 20 * time.Millisecond}
 }
 
+// startUpstream starts the development upstream: StartUpstream's, or one
+// served in this process on a free loopback port.
+func (o Options) startUpstream(ctx context.Context) (string, func() error, error) {
+	if o.StartUpstream != nil {
+		return o.StartUpstream(ctx)
+	}
+	up, err := devupstream.Listen("127.0.0.1:0", &devupstream.Handler{Forget: true})
+	if err != nil {
+		return "", nil, err
+	}
+	return up.URL, up.Close, nil
+}
+
 // Logf prints a progress line to o.Progress, if set.
 func (o Options) Logf(format string, args ...any) {
 	if o.Progress != nil {
@@ -104,6 +121,10 @@ type Gateway struct {
 	// (waiting for its WAL flush): a reference figure, what a reply would
 	// wait for if its debit were committed on the request path.
 	Commit func(ctx context.Context) error
+	// Settle, when set, waits until the gateway has caught up with the
+	// last step (its debits in the ledger, its projections current), so
+	// that no step measures the previous one's aftermath.
+	Settle func(ctx context.Context) error
 	Close  func() error
 }
 
@@ -134,13 +155,17 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 		o.Streams < 1 || o.InFlight < 2 || o.Deltas < 2 || o.Pace <= 0 {
 		return rep, fmt.Errorf("gatewaybench: options out of range: %+v", o)
 	}
-	up, err := devupstream.Listen("127.0.0.1:0", &devupstream.Handler{Forget: true})
+	upstreamURL, closeUpstream, err := o.startUpstream(ctx)
 	if err != nil {
 		return rep, err
 	}
-	defer up.Close()
-	o.Logf("development upstream on %s; starting the gateway with %d accounts ...", up.URL, o.Accounts)
-	gw, err := o.Start(ctx, up.URL+"/v1", o.Accounts)
+	defer func() {
+		if err := closeUpstream(); err != nil {
+			o.Logf("stopping the development upstream: %v", err)
+		}
+	}()
+	o.Logf("development upstream on %s; starting the gateway with %d accounts ...", upstreamURL, o.Accounts)
+	gw, err := o.Start(ctx, upstreamURL+"/v1", o.Accounts)
 	if err != nil {
 		return rep, err
 	}
@@ -153,7 +178,7 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 		return rep, errors.New("gatewaybench: Start returned a gateway without keys or models")
 	}
 	rep.Server = "loopback HTTP, " + gw.Describe
-	b := &bench{o: o, gw: gw, upstream: up.URL + "/v1",
+	b := &bench{o: o, gw: gw, upstream: upstreamURL + "/v1",
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * o.Clients, IdleConnTimeout: 90 * time.Second,
 			DisableCompression: true}, Timeout: time.Minute}}
 	defer b.http.CloseIdleConnections()
@@ -161,6 +186,11 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.gaps,
 		b.latency(formatMessages), b.throughput(formatMessages)}
 	for _, step := range steps {
+		if gw.Settle != nil {
+			if err := gw.Settle(ctx); err != nil {
+				return rep, err
+			}
+		}
 		figs, err := step(ctx)
 		if err != nil {
 			return rep, err
