@@ -33,8 +33,8 @@ type pendingRow struct {
 	own     bool
 }
 
-// Flush spools the journaled debits (see Record), then moves up to
-// FlushBatch pending debits (this recorder's, and other recorders' older
+// Flush spools the journaled debits into the ledger (see spool), then
+// moves up to FlushBatch pending debits (this recorder's, and other recorders' older
 // than OrphanAfter) into the ledger in one transaction:
 // the request ids already debited are dropped, the others are appended to
 // this recorder's debit stream and recorded in platform.gateway_debits,
@@ -44,23 +44,37 @@ type pendingRow struct {
 // another flusher moved meanwhile makes the claim or the delete count
 // come out short, and the transaction rolls back (errFlushRace).
 func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
-	if err := r.spool(ctx); err != nil {
-		return Flushed{}, err
+	spooled, err := r.spool(ctx)
+	if err != nil {
+		return spooled, err
 	}
 	r.flushMu.Lock()
 	defer r.flushMu.Unlock()
 	rows, err := r.readPending(ctx)
 	if err != nil || len(rows) == 0 {
-		return Flushed{}, err
+		return spooled, err
 	}
+	out, err := r.moveLocked(ctx, rows, true)
+	out.Appended += spooled.Appended
+	out.Duplicates += spooled.Duplicates
+	return out, err
+}
+
+// moveLocked appends rows' debits that are not in the index to this
+// recorder's debit stream and indexes them, in one transaction that also
+// deletes the rows from the pending table when pending (they were read
+// from it: every one must still be there); then shows them in the view and
+// forgets this recorder's own from the local sums. r.flushMu is held.
+func (r *Recorder) moveLocked(ctx context.Context, rows []pendingRow, pending bool) (Flushed, error) {
 	if r.version < 0 {
+		var err error
 		if r.version, err = r.store.Version(ctx, credits.DebitStream(r.cfg.Owner)); err != nil {
 			return Flushed{}, fmt.Errorf("flush debits: %w", err)
 		}
 	}
 	var out Flushed
 	var app eventstore.Appended
-	err = r.store.InTx(ctx, func(tx *stdsql.Tx) error {
+	err := r.store.InTx(ctx, func(tx *stdsql.Tx) error {
 		out = Flushed{}
 		ids := make([]string, len(rows))
 		for i, row := range rows {
@@ -97,12 +111,14 @@ func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
 		if err := r.fault("indexed"); err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM platform.gateway_pending_debits WHERE request_id = ANY($1)`, ids)
-		if err != nil {
-			return fmt.Errorf("flush debits: delete: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n != int64(len(ids)) {
-			return errFlushRace
+		if pending {
+			res, err := tx.ExecContext(ctx, `DELETE FROM platform.gateway_pending_debits WHERE request_id = ANY($1)`, ids)
+			if err != nil {
+				return fmt.Errorf("flush debits: delete: %w", err)
+			}
+			if n, _ := res.RowsAffected(); n != int64(len(ids)) {
+				return errFlushRace
+			}
 		}
 		return r.fault("deleted")
 	})

@@ -258,11 +258,13 @@ func (l *Ledger) Refund(ctx context.Context, requestID string, amount credits.Mi
 	return ev, l.sync(ctx, app.Last)
 }
 
-// debitSoon is debit, looked up again for a moment (up to 250 ms) while
-// the request is found nowhere: another process may have journaled its
-// debit a few milliseconds ago and not spooled it yet.
+// debitSoon is debit, looked up again for a moment (up to 2 s) while the
+// request is found nowhere: another process may have journaled its debit
+// moments ago and not spooled it yet (a few milliseconds when idle, a few
+// hundred under load). This process's own journaled debits are found at
+// once (debit: not_debited_yet).
 func (l *Ledger) debitSoon(ctx context.Context, requestID string) (credits.Debit, error) {
-	deadline := time.Now().Add(250 * time.Millisecond)
+	deadline := time.Now().Add(2 * time.Second)
 	for {
 		d, err := l.debit(ctx, requestID)
 		if kernel.KindOf(err) != kernel.KindNotFound || time.Now().After(deadline) {

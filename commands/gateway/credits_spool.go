@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"time"
@@ -13,15 +14,19 @@ import (
 // spoolChunk bounds the rows of one spooling INSERT.
 const spoolChunk = 1000
 
-// spool moves the journaled debits into PostgreSQL: it takes the queue
-// and rotates the journal's segment in one step, inserts the rows as this
-// recorder's pending rows (committed with their WAL flush), and then
-// removes the segments they were read from. A failure keeps rows and
-// segments for the next spool, and syncs the segments to disk (the rows
-// may wait a while). Without a journal it does nothing.
-func (r *Recorder) spool(ctx context.Context) error {
+// spool moves the journaled debits into the ledger: it takes the queue
+// and rotates the journal's segment in one step, appends the debits not
+// debited before to this recorder's debit stream and indexes them (the
+// flush's transaction, committed with its WAL flush; no pending row is
+// written), and then removes the segments they were read from. When that
+// transaction fails, the debits are committed as pending rows instead
+// (the flusher retries them); when that fails too, the debits and
+// segments are kept for the next spool, and the segments synced to disk
+// (they may wait a while). Without a journal it does nothing.
+func (r *Recorder) spool(ctx context.Context) (Flushed, error) {
+	var out Flushed
 	if r.journal == nil {
-		return nil
+		return out, nil
 	}
 	r.spoolMu.Lock()
 	defer r.spoolMu.Unlock()
@@ -36,10 +41,24 @@ func (r *Recorder) spool(ctx context.Context) error {
 	}
 	for len(r.unspooled) > 0 {
 		chunk := r.unspooled[:min(len(r.unspooled), spoolChunk)]
-		if err := r.insertRows(ctx, chunk, true); err != nil {
-			r.syncSegments()
-			return fmt.Errorf("spool debits: %w", err)
+		rows := make([]pendingRow, len(chunk))
+		for i, p := range chunk {
+			rows[i] = pendingRow{id: p.d.RequestID, account: p.d.AccountID, amount: int64(p.d.AmountMicro), event: *p.d, own: true}
 		}
+		r.flushMu.Lock()
+		f, err := r.moveLocked(ctx, rows, false)
+		r.flushMu.Unlock()
+		if err != nil {
+			// The ledger's transaction failed: commit them as pending rows
+			// instead (every process sees them; the flusher moves them).
+			if perr := r.insertRows(ctx, chunk, true); perr != nil {
+				r.syncSegments()
+				return out, fmt.Errorf("spool debits: %w", errors.Join(err, perr))
+			}
+			r.kickFlush()
+		}
+		out.Appended += f.Appended
+		out.Duplicates += f.Duplicates
 		r.markSpooled(chunk)
 		r.unspooled = r.unspooled[len(chunk):]
 	}
@@ -50,13 +69,15 @@ func (r *Recorder) spool(ctx context.Context) error {
 		}
 	}
 	r.segments = nil
-	if len(batch) > 0 {
-		select {
-		case r.kick <- struct{}{}:
-		default:
-		}
+	return out, nil
+}
+
+// kickFlush wakes the flusher.
+func (r *Recorder) kickFlush() {
+	select {
+	case r.kick <- struct{}{}:
+	default:
 	}
-	return nil
 }
 
 // syncSegments writes the unspooled segments to stable storage.
@@ -126,7 +147,7 @@ func (r *Recorder) spoolLoop(ctx context.Context) {
 			}
 		case <-retry:
 		}
-		if err := r.spool(ctx); err != nil {
+		if _, err := r.spool(ctx); err != nil {
 			if ctx.Err() == nil {
 				r.cfg.Logger.Warn("gateway credits: spooling journaled debits failed; retrying", "err", err)
 			}
@@ -212,7 +233,7 @@ func (r *Recorder) closeJournal(ctx context.Context) {
 	if r.journal == nil {
 		return
 	}
-	if err := r.spool(ctx); err != nil {
+	if _, err := r.spool(ctx); err != nil {
 		r.cfg.Logger.Warn("gateway credits: debits left in the journal at shutdown (recovered at the next start)", "err", err)
 		r.journal.close()
 		return
