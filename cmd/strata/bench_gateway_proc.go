@@ -59,6 +59,7 @@ func (c *command) startGatewayProcess(ctx context.Context, env map[string]string
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // it ends with the bench
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
@@ -174,6 +175,7 @@ func (c *command) startUpstreamProcess(ctx context.Context) (string, func() erro
 		}
 	}
 	cmd.Stdout, cmd.Stderr = io.Discard, c.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // it ends with the bench
 	if err := cmd.Start(); err != nil {
 		return "", nil, fmt.Errorf("bench gateway: start %s dev-upstream: %w", exe, err)
 	}
