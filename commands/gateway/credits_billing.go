@@ -119,6 +119,14 @@ func (b *Billing) Record(ctx context.Context, u credits.Usage) (Recorded, error)
 	return b.recorder.Record(ctx, u)
 }
 
+// Spool moves the debits this process has journaled so far into the
+// ledger (or its pending rows) before it returns: a read of the ledger
+// after it counts every request this process recorded before the call.
+func (b *Billing) Spool(ctx context.Context) error {
+	_, err := b.recorder.spool(ctx)
+	return err
+}
+
 // Available is the account's balance as this process sees it: its view of
 // the ledger less the debits this process recorded and has not flushed.
 func (b *Billing) Available(account string) credits.Micro {

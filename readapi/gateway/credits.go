@@ -162,10 +162,14 @@ type ledgerTotals struct {
 
 // balance answers GET /api/v1/public/credits/balance: the caller's exact
 // balance (every ledger event, less the debits recorded and not flushed
-// yet), the current period with what was granted and used in it, the
+// yet; this process's journaled debits are moved into the ledger first), the current period with what was granted and used in it, the
 // gateway plan and its requests an hour.
 func (c *CreditsAPI) balance(w http.ResponseWriter, r *http.Request, p auth.Principal) {
 	b := c.cfg.Billing
+	if err := b.Spool(r.Context()); err != nil {
+		httpx.WriteError(w, r, err)
+		return
+	}
 	ent := b.Ledger().Entitlement(p.UserID)
 	now := b.Now()
 	period, current := credits.PeriodOf(ent, now)

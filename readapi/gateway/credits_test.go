@@ -59,8 +59,9 @@ func startCredits(t *testing.T) *creditsWorld {
 		}
 		ledger := cmdgateway.NewLedger(e.Store, e.Clock, cmdgateway.Entitlements(dir, nil), view, 5*time.Second)
 		cw.billing = cmdgateway.NewBilling(cmdgateway.BillingConfig{Ledger: ledger,
-			Recorder: cmdgateway.NewRecorder(e.Store, e.Clock, view, cmdgateway.RecorderConfig{FlushInterval: 5 * time.Millisecond}),
-			Limiter:  cmdgateway.NewRateLimiter(e.DB, e.Clock), View: view, PlansSync: dir.Sync})
+			Recorder: cmdgateway.NewRecorder(e.Store, e.Clock, view, cmdgateway.RecorderConfig{FlushInterval: 5 * time.Millisecond,
+				JournalDir: t.TempDir()}), // as strata serve does: debits journaled, spooled off the request path
+			Limiter: cmdgateway.NewRateLimiter(e.DB, e.Clock), View: view, PlansSync: dir.Sync})
 		cw.credits = readgateway.NewCredits(readgateway.CreditsConfig{Billing: cw.billing, Auth: e.Auth, DB: e.DB})
 		r, err := projections.NewRunner(e.DB, e.Reg, projections.NewSignal(), logger, projections.Config{PollInterval: 10 * time.Millisecond},
 			projgateway.CreditsProjector{})
