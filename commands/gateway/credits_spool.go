@@ -11,7 +11,7 @@ import (
 	"github.com/strata-platform/strata/domain/gateway/credits"
 )
 
-// spoolChunk bounds the rows of one spooling INSERT.
+// spoolChunk bounds the debits of one spooling transaction.
 const spoolChunk = 1000
 
 // spool moves the journaled debits into the ledger: it takes the queue
