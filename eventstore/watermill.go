@@ -25,6 +25,13 @@ const Topic = "strata_events"
 type SchemaAdapter struct {
 	BatchSize int
 	Handles   []string
+	// Only, when set, is the event types the consumer is given: a read
+	// looks at the next SkipWindow events after the checkpoint and returns
+	// those of these types (at most BatchSize) and, when it returns fewer,
+	// the window's last event too (whatever its type), so the checkpoint
+	// moves past the others without each being a message. nil: every
+	// event is given.
+	Only []string
 	// Batch, when set, receives the decoded envelopes of the batch being
 	// delivered (see Batch).
 	Batch *Batch
@@ -157,6 +164,37 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 		payload = "CASE WHEN e.event_type = ANY($2::text[]) THEN e.payload END"
 		args = append(args, a.Handles)
 	}
+	if a.Only != nil {
+		if a.Handles == nil {
+			args = append(args, []string(nil))
+		}
+		args = append(args, a.Only)
+		return wsql.Query{
+			Query: `WITH last AS (
+					SELECT last_processed_transaction_id AS tx, offset_acked AS pos
+					FROM es.checkpoints WHERE consumer_group = $1 FOR UPDATE),
+				win AS (
+					SELECT e.transaction_id, e.position, e.event_type
+					FROM es.events e
+					WHERE (e.transaction_id, e.position) > ((SELECT tx FROM last), (SELECT pos FROM last))
+					  AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+					ORDER BY e.transaction_id, e.position
+					LIMIT ` + strconv.Itoa(SkipWindow*a.batchSize()) + `),
+				picked AS (
+					SELECT w.transaction_id, w.position FROM win w WHERE w.event_type = ANY($3::text[])
+					ORDER BY w.transaction_id, w.position
+					LIMIT ` + strconv.Itoa(a.batchSize()) + `),
+				tail AS (
+					SELECT w.transaction_id, w.position FROM win w
+					WHERE (SELECT count(*) FROM picked) < ` + strconv.Itoa(a.batchSize()) + `
+					ORDER BY w.transaction_id DESC, w.position DESC LIMIT 1),
+				pick AS (SELECT position FROM picked UNION SELECT position FROM tail)
+				SELECT ` + fmt.Sprintf(consumeColumns, payload) + `
+				FROM es.events e JOIN pick ON e.position = pick.position
+				ORDER BY e.transaction_id, e.position`,
+			Args: args,
+		}
+	}
 	return wsql.Query{
 		Query: `WITH last AS (
 				SELECT last_processed_transaction_id AS tx, offset_acked AS pos
@@ -170,6 +208,10 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 		Args: args,
 	}
 }
+
+// SkipWindow is how many batches' worth of events a consumer with Only
+// looks at in one read.
+const SkipWindow = 10
 
 // DefaultBatchSize is the consumer batch size when none is set: a batch
 // then costs well under a millisecond to read, whatever the backlog.

@@ -69,6 +69,22 @@ func payloadTypes(p Projector) []string {
 	return p.Handles()
 }
 
+// deliveredTypes lists the event types p's consumer is given (nil: all):
+// its Handles, so that events no one of them are read past in the
+// database rather than delivered one by one (every projector of a
+// process reads the whole store); all of them for an EnvelopeOnly
+// projector (it counts every event) and while an observer watches every
+// event.
+func deliveredTypes(p Projector, h *handler) []string {
+	if _, ok := p.(EnvelopeOnly); ok || h.observe != nil {
+		return nil
+	}
+	if t := p.Handles(); t != nil {
+		return t
+	}
+	return []string{}
+}
+
 func handlesSet(p Projector) map[string]bool {
 	set := map[string]bool{}
 	for _, t := range p.Handles() {

@@ -187,7 +187,7 @@ func (r *Runner) consume(ctx context.Context, p Projector) error {
 		AckDeadline:    &deadline,
 		PollInterval:   r.cfg.PollInterval,
 		BackoffManager: w,
-		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: payloadTypes(p), Batch: h.batch},
+		SchemaAdapter:  eventstore.SchemaAdapter{BatchSize: r.cfg.BatchSize, Handles: payloadTypes(p), Only: deliveredTypes(p, h), Batch: h.batch},
 		OffsetsAdapter: eventstore.OffsetsAdapter{},
 	}, watermill.NopLogger{})
 	if err != nil {
