@@ -31,12 +31,6 @@ type gatewayProcess struct {
 // healthy and lists the bench's two models to key. Its log lines of level
 // WARN and ERROR are copied to c's stderr, the rest dropped.
 func (c *command) startGatewayProcess(ctx context.Context, env map[string]string, key string) (_ *gatewayProcess, err error) {
-	exe := c.executable
-	if exe == "" {
-		if exe, err = os.Executable(); err != nil {
-			return nil, fmt.Errorf("bench gateway: %w", err)
-		}
-	}
 	api, err := freeLoopbackAddr()
 	if err != nil {
 		return nil, err
@@ -50,23 +44,17 @@ func (c *command) startGatewayProcess(ctx context.Context, env map[string]string
 	if c.childProfile != "" {
 		args = append(args, "--cpuprofile", c.childProfile)
 	}
-	cmd := exec.Command(exe, args...)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "STRATA_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
+	cmd, err := c.strataCommand(env, args...)
+	if err != nil {
+		return nil, err
 	}
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // it ends with the bench
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		return nil, err
 	}
 	cmd.Stdout = io.Discard
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("bench gateway: start %s serve: %w", exe, err)
+		return nil, fmt.Errorf("bench gateway: start %s serve: %w", cmd.Path, err)
 	}
 	p := &gatewayProcess{cmd: cmd, base: "http://" + api, done: make(chan error, 1), logged: make(chan struct{})}
 	go func() {
@@ -157,27 +145,17 @@ func (p *gatewayProcess) stop() error {
 // loopback port, in a process of its own as a real upstream is, and
 // returns its base URL once it answers, and how to stop it.
 func (c *command) startUpstreamProcess(ctx context.Context) (string, func() error, error) {
-	exe := c.executable
-	if exe == "" {
-		var err error
-		if exe, err = os.Executable(); err != nil {
-			return "", nil, fmt.Errorf("bench gateway: %w", err)
-		}
-	}
 	addr, err := freeLoopbackAddr()
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(exe, "dev-upstream", "--addr", addr)
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "STRATA_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
-			cmd.Env = append(cmd.Env, kv)
-		}
+	cmd, err := c.strataCommand(nil, "dev-upstream", "--addr", addr)
+	if err != nil {
+		return "", nil, err
 	}
 	cmd.Stdout, cmd.Stderr = io.Discard, c.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM} // it ends with the bench
 	if err := cmd.Start(); err != nil {
-		return "", nil, fmt.Errorf("bench gateway: start %s dev-upstream: %w", exe, err)
+		return "", nil, fmt.Errorf("bench gateway: start %s dev-upstream: %w", cmd.Path, err)
 	}
 	p := &gatewayProcess{cmd: cmd, base: "http://" + addr, done: make(chan error, 1)}
 	go func() { p.done <- cmd.Wait() }()
@@ -201,4 +179,28 @@ func (c *command) startUpstreamProcess(ctx context.Context) (string, func() erro
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// strataCommand is this executable (or c.executable) run with args, with
+// the environment of this process less what configures Strata, plus env;
+// it ends with this process (parent-death signal).
+func (c *command) strataCommand(env map[string]string, args ...string) (*exec.Cmd, error) {
+	exe := c.executable
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("bench gateway: %w", err)
+		}
+	}
+	cmd := exec.Command(exe, args...)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "STRATA_") && !strings.HasPrefix(kv, "DATABASE_URL=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGTERM}
+	return cmd, nil
 }
