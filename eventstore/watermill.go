@@ -165,10 +165,8 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 		args = append(args, a.Handles)
 	}
 	if a.Only != nil {
-		if a.Handles == nil {
-			args = append(args, []string(nil))
-		}
 		args = append(args, a.Only)
+		only := "$" + strconv.Itoa(len(args))
 		return wsql.Query{
 			Query: `WITH last AS (
 					SELECT last_processed_transaction_id AS tx, offset_acked AS pos
@@ -181,7 +179,7 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 					ORDER BY e.transaction_id, e.position
 					LIMIT ` + strconv.Itoa(SkipWindow*a.batchSize()) + `),
 				picked AS (
-					SELECT w.transaction_id, w.position FROM win w WHERE w.event_type = ANY($3::text[])
+					SELECT w.transaction_id, w.position FROM win w WHERE w.event_type = ANY(` + only + `::text[])
 					ORDER BY w.transaction_id, w.position
 					LIMIT ` + strconv.Itoa(a.batchSize()) + `),
 				tail AS (

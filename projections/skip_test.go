@@ -2,7 +2,9 @@ package projections_test
 
 import (
 	"context"
+	stdsql "database/sql"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,5 +50,37 @@ func TestUnhandledRunsAreReadPast(t *testing.T) {
 	st, err := projections.ReadStatus(ctx, e.db.SQL, []string{name})
 	if err != nil || len(st) != 1 || st[0].LagEvents != 0 {
 		t.Fatalf("status %+v %v", st, err)
+	}
+}
+
+// handlesNothing is a projector of no event type (Handles nil).
+type handlesNothing struct{ applied atomic.Int64 }
+
+func (*handlesNothing) Name() string      { return "test.nothing.v1" }
+func (*handlesNothing) Handles() []string { return nil }
+func (p *handlesNothing) Apply(context.Context, *stdsql.Tx, eventstore.Envelope) error {
+	p.applied.Add(1)
+	return nil
+}
+
+// A projector of no event type still moves its checkpoint to the store's
+// last event (its reads ask for no type and get each window's last event),
+// and applies nothing.
+func TestAProjectorOfNoTypeKeepsUp(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	p := &handlesNothing{}
+	createSchema(t, e.db.SQL, p.Name())
+	for i := range 30 {
+		if _, err := e.store.Append(context.Background(), eventstore.Stream{Type: "test.counter", ID: fmt.Sprintf("n-%d", i%4)},
+			eventstore.AnyVersion, ticked{N: i}, ignored{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, stop := e.start(t, projections.Config{BatchSize: 5, PollInterval: 20 * time.Millisecond}, p)
+	defer stop()
+	e.caughtUp(t, p.Name())
+	if n := p.applied.Load(); n != 0 {
+		t.Errorf("applied %d events", n)
 	}
 }
