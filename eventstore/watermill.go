@@ -26,11 +26,12 @@ type SchemaAdapter struct {
 	BatchSize int
 	Handles   []string
 	// Only, when set, is the event types the consumer is given: a read
-	// looks at the next SkipWindow events after the checkpoint and returns
-	// those of these types (at most BatchSize) and, when it returns fewer,
-	// the window's last event too (whatever its type), so the checkpoint
-	// moves past the others without each being a message. nil: every
-	// event is given.
+	// finds the next events of these types after the checkpoint (at most
+	// BatchSize, through the index es.events_type_order: one range scan a
+	// type) and, when it finds fewer, the last event below the horizon
+	// too, whatever its type, so the checkpoint moves past every other
+	// event at once without any being a message, however many there are.
+	// nil: every event is given.
 	Only []string
 	// Batch, when set, receives the decoded envelopes of the batch being
 	// delivered (see Batch).
@@ -167,25 +168,29 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 	if a.Only != nil {
 		args = append(args, a.Only)
 		only := "$" + strconv.Itoa(len(args))
+		batch := strconv.Itoa(a.batchSize())
 		return wsql.Query{
 			Query: `WITH last AS (
-					SELECT last_processed_transaction_id AS tx, offset_acked AS pos
+					SELECT last_processed_transaction_id AS tx, offset_acked AS pos,
+						pg_snapshot_xmin(pg_current_snapshot()) AS horizon
 					FROM es.checkpoints WHERE consumer_group = $1 FOR UPDATE),
-				win AS (
-					SELECT e.transaction_id, e.position, e.event_type
-					FROM es.events e
-					WHERE (e.transaction_id, e.position) > ((SELECT tx FROM last), (SELECT pos FROM last))
-					  AND e.transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-					ORDER BY e.transaction_id, e.position
-					LIMIT ` + strconv.Itoa(SkipWindow*a.batchSize()) + `),
 				picked AS (
-					SELECT w.transaction_id, w.position FROM win w WHERE w.event_type = ANY(` + only + `::text[])
-					ORDER BY w.transaction_id, w.position
-					LIMIT ` + strconv.Itoa(a.batchSize()) + `),
+					SELECT p.transaction_id, p.position
+					FROM unnest(` + only + `::text[]) AS t(event_type),
+					LATERAL (SELECT e.transaction_id, e.position FROM es.events e
+						WHERE e.event_type = t.event_type
+						  AND (e.transaction_id, e.position) > ((SELECT tx FROM last), (SELECT pos FROM last))
+						  AND e.transaction_id < (SELECT horizon FROM last)
+						ORDER BY e.transaction_id, e.position
+						LIMIT ` + batch + `) p
+					ORDER BY p.transaction_id, p.position
+					LIMIT ` + batch + `),
 				tail AS (
-					SELECT w.transaction_id, w.position FROM win w
-					WHERE (SELECT count(*) FROM picked) < ` + strconv.Itoa(a.batchSize()) + `
-					ORDER BY w.transaction_id DESC, w.position DESC LIMIT 1),
+					SELECT e.transaction_id, e.position FROM es.events e
+					WHERE (SELECT count(*) FROM picked) < ` + batch + `
+					  AND (e.transaction_id, e.position) > ((SELECT tx FROM last), (SELECT pos FROM last))
+					  AND e.transaction_id < (SELECT horizon FROM last)
+					ORDER BY e.transaction_id DESC, e.position DESC LIMIT 1),
 				pick AS (SELECT position FROM picked UNION SELECT position FROM tail)
 				SELECT ` + fmt.Sprintf(consumeColumns, payload) + `
 				FROM es.events e JOIN pick ON e.position = pick.position
@@ -206,10 +211,6 @@ func (a SchemaAdapter) SelectQuery(topic string, group string, _ wsql.OffsetsAda
 		Args: args,
 	}
 }
-
-// SkipWindow is how many batches' worth of events a consumer with Only
-// looks at in one read.
-const SkipWindow = 10
 
 // DefaultBatchSize is the consumer batch size when none is set: a batch
 // then costs well under a millisecond to read, whatever the backlog.
