@@ -38,6 +38,7 @@ func (c *command) benchGateway(ctx context.Context, scratch *storebench.Scratch,
 		return c.benchGatewayServer(ctx, scratch.URL, scratch.DB, upstream, accounts)
 	}
 	opts.StartUpstream = c.startUpstreamProcess
+	opts.StartProxy = c.startProxyProcess
 	rep, err := gatewaybench.Run(ctx, opts)
 	if err != nil {
 		return err

@@ -145,11 +145,24 @@ func (p *gatewayProcess) stop() error {
 // loopback port, in a process of its own as a real upstream is, and
 // returns its base URL once it answers, and how to stop it.
 func (c *command) startUpstreamProcess(ctx context.Context) (string, func() error, error) {
+	return c.startDevProcess(ctx, "the development upstream")
+}
+
+// startProxyProcess starts `dev-upstream --pass-through upstream` the same
+// way: the proxy that only forwards, against which the bench measures one
+// HTTP hop.
+func (c *command) startProxyProcess(ctx context.Context, upstream string) (string, func() error, error) {
+	return c.startDevProcess(ctx, "the pass-through proxy", "--pass-through", upstream)
+}
+
+// startDevProcess runs `dev-upstream --addr <free port> args...` and
+// waits until it accepts connections.
+func (c *command) startDevProcess(ctx context.Context, what string, args ...string) (string, func() error, error) {
 	addr, err := freeLoopbackAddr()
 	if err != nil {
 		return "", nil, err
 	}
-	cmd, err := c.strataCommand(nil, "dev-upstream", "--addr", addr)
+	cmd, err := c.strataCommand(nil, append([]string{"dev-upstream", "--addr", addr}, args...)...)
 	if err != nil {
 		return "", nil, err
 	}
@@ -168,11 +181,11 @@ func (c *command) startUpstreamProcess(ctx context.Context) (string, func() erro
 		}
 		if time.Now().After(deadline) {
 			_ = p.stop()
-			return "", nil, fmt.Errorf("bench gateway: the development upstream did not listen on %s in 30 s", addr)
+			return "", nil, fmt.Errorf("bench gateway: %s did not listen on %s in 30 s", what, addr)
 		}
 		select {
 		case err := <-p.done:
-			return "", nil, fmt.Errorf("bench gateway: the development upstream ended: %v", err)
+			return "", nil, fmt.Errorf("bench gateway: %s ended: %v", what, err)
 		case <-ctx.Done():
 			_ = p.stop()
 			return "", nil, ctx.Err()

@@ -34,6 +34,7 @@ func TestBenchGatewayReportsEveryFigure(t *testing.T) {
 		return c.benchGatewayServer(ctx, db.URL, db.SQL, upstream, accounts)
 	}
 	o.StartUpstream = c.startUpstreamProcess
+	o.StartProxy = c.startProxyProcess
 	rep, err := gatewaybench.Run(context.Background(), o)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, logs.String())
@@ -43,6 +44,7 @@ func TestBenchGatewayReportsEveryFigure(t *testing.T) {
 		"TTFT added p99, 1 client (messages→openai)", "TTFT added p99, 1 client (openai→openai)",
 		"PostgreSQL one-row INSERT commit p99, 1 client (reference)",
 		"throughput, 4 clients (messages→openai)", "throughput, 4 clients (openai→openai)",
+		"reference: reply added p99, 1 client, pass-through proxy (openai)", "reference: throughput, 4 clients, pass-through proxy (openai)",
 		"inter-delta gap added p99, 4 deltas 5ms apart (messages→openai)", "inter-delta gap added p99, 4 deltas 5ms apart (openai→openai)",
 		"reply added p99, 1 client (messages→messages)", "reply added p99, 1 client (openai→messages)",
 		"TTFT added p99, 1 client (messages→messages)", "TTFT added p99, 1 client (openai→messages)",

@@ -57,10 +57,12 @@ Usage:
                                    measure the event store against raw PostgreSQL on the same server
   strata bench memory --extraction
                                    only the memory bench's extraction precision and recall (no database)
-  strata dev-upstream [--addr HOST:PORT]
+  strata dev-upstream [--addr HOST:PORT] [--pass-through URL]
                                    serve the development upstream (no model: answers scripted by [[directives]] in
                                    the prompt) in both chat formats on --addr (default 127.0.0.1:8099); for
-                                   development and tests only, never an upstream of a production configuration
+                                   development and tests only, never an upstream of a production configuration;
+                                   --pass-through: a proxy that only forwards to URL instead (bench gateway's
+                                   measure of one HTTP hop)
   strata builder nightly [--company ID] [--json]
                                    run the builder's nightly loop now for one enrolled company or all of them
                                    (recorded as builder.nightly_reported; the night's scheduled run still happens);

@@ -42,29 +42,10 @@ func (b *bench) latency(up string) func(context.Context) ([]storebench.Figure, e
 				}
 				o.Logf("%s %s, 1 client: %d pairs ...", gr.name(), what, o.Pairs)
 				pair := [2]call{b.call(route{client: client, upstream: up, direct: true}, stream, false), b.call(gr, stream, false)}
-				for range o.Warmup {
-					for _, c := range pair {
-						if _, err := b.do(ctx, c, false); err != nil {
-							return nil, err
-						}
-					}
+				direct, ours, diffs, err := b.pairs(ctx, pair)
+				if err != nil {
+					return nil, err
 				}
-				lat := [2][]time.Duration{make([]time.Duration, 0, o.Pairs), make([]time.Duration, 0, o.Pairs)}
-				diffs := make([]time.Duration, 0, o.Pairs)
-				for i := range o.Pairs {
-					var got [2]time.Duration
-					for k := range 2 {
-						side := k ^ (i & 1) // direct first in even pairs, the gateway first in odd ones
-						out, err := b.do(ctx, pair[side], false)
-						if err != nil {
-							return nil, err
-						}
-						got[side] = out.first
-					}
-					lat[0], lat[1] = append(lat[0], got[0]), append(lat[1], got[1])
-					diffs = append(diffs, got[1]-got[0])
-				}
-				direct, ours := lat[0], lat[1]
 				o.Logf("  gateway p50 %.3f p99 %.3f ms, direct p50 %.3f p99 %.3f ms; paired difference p50 %.3f ms",
 					quantile(ours, .5), quantile(ours, .99), quantile(direct, .5), quantile(direct, .99), medianMs(diffs))
 				figs = append(figs, storebench.Figure{Name: fmt.Sprintf("%s added p99, 1 client (%s)", what, gr.name()),
@@ -74,6 +55,38 @@ func (b *bench) latency(up string) func(context.Context) ([]storebench.Figure, e
 		}
 		return figs, nil
 	}
+}
+
+// pairs sends o.Warmup requests of each side, then o.Pairs pairs of one
+// request of each, the order alternating: direct first in even pairs, the
+// other side first in odd ones. It returns each side's latencies (to the
+// first delta of a stream) and the per-pair differences (second side less
+// the direct one).
+func (b *bench) pairs(ctx context.Context, pair [2]call) (direct, other, diffs []time.Duration, err error) {
+	o := b.o
+	for range o.Warmup {
+		for _, c := range pair {
+			if _, err := b.do(ctx, c, false); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+	}
+	lat := [2][]time.Duration{make([]time.Duration, 0, o.Pairs), make([]time.Duration, 0, o.Pairs)}
+	diffs = make([]time.Duration, 0, o.Pairs)
+	for i := range o.Pairs {
+		var got [2]time.Duration
+		for k := range 2 {
+			side := k ^ (i & 1)
+			out, err := b.do(ctx, pair[side], false)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			got[side] = out.first
+		}
+		lat[0], lat[1] = append(lat[0], got[0]), append(lat[1], got[1])
+		diffs = append(diffs, got[1]-got[0])
+	}
+	return lat[0], lat[1], diffs, nil
 }
 
 // commits measures Gateway.Commit o.Pairs/4 times at concurrency 1 (none
@@ -117,30 +130,41 @@ func (b *bench) throughput(up string) func(context.Context) ([]storebench.Figure
 			gr := route{client: client, upstream: up}
 			sides := [2]call{b.call(route{client: client, upstream: up, direct: true}, false, false), b.call(gr, false, false)}
 			o.Logf("%s throughput, %d clients: %d rounds of %s per side ...", gr.name(), o.Clients, o.Rounds, o.Round)
-			for _, c := range sides {
-				if _, _, err := b.load(ctx, c, o.Round/4); err != nil {
-					return nil, err
-				}
+			direct, ours, n, err := b.rounds(ctx, sides)
+			if err != nil {
+				return nil, err
 			}
-			var n [2]int
-			var took [2]time.Duration
-			for range o.Rounds {
-				for side, c := range sides {
-					k, d, err := b.load(ctx, c, o.Round)
-					if err != nil {
-						return nil, err
-					}
-					n[side] += k
-					took[side] += d
-				}
-			}
-			direct, ours := float64(n[0])/took[0].Seconds(), float64(n[1])/took[1].Seconds()
 			o.Logf("  gateway %.0f req/s, direct %.0f req/s (%.2f)", ours, direct, ours/direct)
 			figs = append(figs, storebench.Figure{Name: fmt.Sprintf("throughput, %d clients (%s)", o.Clients, gr.name()),
-				Unit: unitRate, Ours: ours, Baseline: direct, Target: storebench.Target{MinRatio: throughputMin}, Samples: n[1]})
+				Unit: unitRate, Ours: ours, Baseline: direct, Target: storebench.Target{MinRatio: throughputMin}, Samples: n})
 		}
 		return figs, nil
 	}
+}
+
+// rounds warms both sides up (a quarter round each), then runs o.Rounds
+// rounds of o.Round per side, alternating, and returns each side's rate
+// and the second side's request count.
+func (b *bench) rounds(ctx context.Context, sides [2]call) (direct, other float64, n int, err error) {
+	o := b.o
+	for _, c := range sides {
+		if _, _, err := b.load(ctx, c, o.Round/4); err != nil {
+			return 0, 0, 0, err
+		}
+	}
+	var count [2]int
+	var took [2]time.Duration
+	for range o.Rounds {
+		for side, c := range sides {
+			k, d, err := b.load(ctx, c, o.Round)
+			if err != nil {
+				return 0, 0, 0, err
+			}
+			count[side] += k
+			took[side] += d
+		}
+	}
+	return float64(count[0]) / took[0].Seconds(), float64(count[1]) / took[1].Seconds(), count[1], nil
 }
 
 // load sends c from o.Clients goroutines for d and returns how many
@@ -149,7 +173,12 @@ func (b *bench) throughput(up string) func(context.Context) ([]storebench.Figure
 func (b *bench) load(ctx context.Context, c call, d time.Duration) (int, time.Duration, error) {
 	stop := make(chan struct{})
 	sampled := make(chan struct{})
-	go func() { defer close(sampled); b.sampleRSS(c.route.direct, stop) }()
+	go func() {
+		defer close(sampled)
+		if !c.route.proxy { // the gateway idles meanwhile
+			b.sampleRSS(c.route.direct, stop)
+		}
+	}()
 	defer func() { close(stop); <-sampled }()
 	var (
 		n     atomic.Int64
@@ -185,6 +214,36 @@ func (b *bench) load(ctx context.Context, c call, d time.Duration) (int, time.Du
 		return 0, took, first
 	}
 	return int(n.Load()), took, ctx.Err()
+}
+
+// hop measures the pass-through proxy against direct, as the gateway is
+// measured, for openai clients of an openai upstream: a reply's added p99
+// at concurrency 1 and the throughput at o.Clients. No target: it shows
+// what one HTTP hop that does nothing costs on this machine, the floor
+// under the gateway's own figures.
+func (b *bench) hop(ctx context.Context) ([]storebench.Figure, error) {
+	o := b.o
+	pr := route{client: formatOpenAI, upstream: formatOpenAI, proxy: true}
+	dr := route{client: formatOpenAI, upstream: formatOpenAI, direct: true}
+	o.Logf("reference: openai through the pass-through proxy, reply, 1 client: %d pairs ...", o.Pairs)
+	direct, proxied, diffs, err := b.pairs(ctx, [2]call{b.call(dr, false, false), b.call(pr, false, false)})
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  proxy p50 %.3f p99 %.3f ms, direct p50 %.3f p99 %.3f ms; paired difference p50 %.3f ms",
+		quantile(proxied, .5), quantile(proxied, .99), quantile(direct, .5), quantile(direct, .99), medianMs(diffs))
+	o.Logf("reference: openai through the pass-through proxy, throughput, %d clients: %d rounds of %s per side ...", o.Clients, o.Rounds, o.Round)
+	rd, rp, n, err := b.rounds(ctx, [2]call{b.call(dr, false, false), b.call(pr, false, false)})
+	if err != nil {
+		return nil, err
+	}
+	o.Logf("  proxy %.0f req/s, direct %.0f req/s (%.2f)", rp, rd, rp/rd)
+	return []storebench.Figure{
+		{Name: "reference: reply added p99, 1 client, pass-through proxy (openai)", Unit: storebench.UnitMs,
+			Ours: quantile(proxied, .99) - quantile(direct, .99), Baseline: quantile(direct, .99), Samples: len(proxied)},
+		{Name: fmt.Sprintf("reference: throughput, %d clients, pass-through proxy (openai)", o.Clients), Unit: unitRate,
+			Ours: rp, Baseline: rd, Samples: n},
+	}, nil
 }
 
 // gaps measures the gaps between the deltas of paced streams (o.Deltas

@@ -22,6 +22,7 @@ type bench struct {
 	o        Options
 	gw       *Gateway
 	upstream string // the development upstream's base URL (…/v1)
+	proxy    string // the pass-through proxy's base URL (http://host:port)
 	http     *http.Client
 	next     atomic.Int64 // the next request's number (which key it sends)
 
@@ -34,19 +35,24 @@ type bench struct {
 const anthropicVersion = "2023-06-01"
 
 // route is one way to a model: a client format, straight to the
-// upstream (direct) or through the gateway to an upstream of a format.
+// upstream (direct), through the pass-through proxy to it (proxy), or
+// through the gateway to an upstream of a format.
 type route struct {
 	client   string // the client's wire format
 	upstream string // the format of the upstream the gateway calls
 	direct   bool
+	proxy    bool // the direct request, sent through the pass-through proxy
 }
 
 // name is how figures name a path through the gateway: "openai→messages".
 func (r route) name() string { return r.client + "→" + r.upstream }
 
 func (r route) String() string {
-	if r.direct {
+	switch {
+	case r.direct:
 		return r.client + " direct"
+	case r.proxy:
+		return r.client + " through the pass-through proxy"
 	}
 	return r.name() + " through the gateway"
 }
@@ -63,7 +69,7 @@ func (b *bench) prompt(paced bool) string {
 // body is a request in the client's format.
 func (b *bench) body(r route, stream, paced bool) []byte {
 	model := b.gw.UpstreamModel
-	if !r.direct {
+	if !r.direct && !r.proxy {
 		model = b.gw.Models[r.upstream]
 	}
 	req := map[string]any{"model": model, "max_tokens": 1024, "stream": stream,
@@ -79,6 +85,10 @@ func (b *bench) body(r route, stream, paced bool) []byte {
 }
 
 func (b *bench) url(r route) string {
+	if r.proxy { // the direct request's path, on the proxy
+		return b.proxy + strings.TrimPrefix(b.url(route{client: r.client, upstream: r.upstream, direct: true}),
+			strings.TrimSuffix(b.upstream, "/v1"))
+	}
 	switch {
 	case r.direct && r.client == formatMessages:
 		return strings.TrimSuffix(b.upstream, "/v1") + devupstream.MessagesPath
@@ -126,7 +136,7 @@ func (b *bench) do(ctx context.Context, c call, times bool) (outcome, error) {
 	if c.route.client == formatMessages {
 		req.Header.Set("anthropic-version", anthropicVersion)
 	}
-	if !c.route.direct {
+	if !c.route.direct && !c.route.proxy {
 		req.Header.Set("X-API-Key", b.gw.Keys[int(b.next.Add(1))%len(b.gw.Keys)])
 	}
 	var out outcome
