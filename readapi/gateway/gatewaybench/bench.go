@@ -17,6 +17,11 @@
 //   - Resident memory: the gateway process's peak RSS under the
 //     gateway's 64-client load next to its RSS once started, before any
 //     load.
+//   - A reference: the same requests through a pass-through proxy (a Go
+//     reverse proxy that only forwards, in a process of its own as the
+//     gateway is) against direct, openai to openai: a reply's added p99
+//     and the throughput at 64 clients, what one HTTP hop that does
+//     nothing costs on the machine, the floor under the gateway's figures.
 //   - A reference: a one-row INSERT committed in the gateway's database at
 //     concurrency 1: what a reply would wait for if its debit were
 //     committed on the request path (it is journaled locally instead, and
@@ -56,6 +61,11 @@ type Options struct {
 	// (a process of its own) and returns its base URL (http://host:port)
 	// and how to stop it; nil: it is served in this process.
 	StartUpstream func(ctx context.Context) (url string, stop func() error, err error)
+	// StartProxy, when set, starts the pass-through proxy to upstream (the
+	// development upstream's base URL) elsewhere (a process of its own, as
+	// the gateway runs) and returns its base URL and how to stop it; nil:
+	// it is served in this process (devupstream.PassThrough).
+	StartProxy func(ctx context.Context, upstream string) (url string, stop func() error, err error)
 	Progress      io.Writer // a line per step; nil discards them
 	Mode          string    // names the preset in the report
 
@@ -95,6 +105,23 @@ func (o Options) startUpstream(ctx context.Context) (string, func() error, error
 		return "", nil, err
 	}
 	return up.URL, up.Close, nil
+}
+
+// startProxy starts the pass-through proxy to upstream: StartProxy's, or
+// one served in this process on a free loopback port.
+func (o Options) startProxy(ctx context.Context, upstream string) (string, func() error, error) {
+	if o.StartProxy != nil {
+		return o.StartProxy(ctx, upstream)
+	}
+	h, err := devupstream.PassThrough(upstream)
+	if err != nil {
+		return "", nil, err
+	}
+	px, err := devupstream.Listen("127.0.0.1:0", h)
+	if err != nil {
+		return "", nil, err
+	}
+	return px.URL, px.Close, nil
 }
 
 // Logf prints a progress line to o.Progress, if set.
@@ -178,12 +205,21 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 		return rep, errors.New("gatewaybench: Start returned a gateway without keys or models")
 	}
 	rep.Server = "loopback HTTP, " + gw.Describe
-	b := &bench{o: o, gw: gw, upstream: upstreamURL + "/v1",
+	proxyURL, closeProxy, err := o.startProxy(ctx, upstreamURL)
+	if err != nil {
+		return rep, err
+	}
+	defer func() {
+		if err := closeProxy(); err != nil {
+			o.Logf("stopping the pass-through proxy: %v", err)
+		}
+	}()
+	b := &bench{o: o, gw: gw, upstream: upstreamURL + "/v1", proxy: proxyURL,
 		http: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4 * o.Clients, IdleConnTimeout: 90 * time.Second,
 			DisableCompression: true}, Timeout: time.Minute}}
 	defer b.http.CloseIdleConnections()
 	idle, rssOK := rss(gw.PID)
-	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.gaps,
+	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.hop, b.gaps,
 		b.latency(formatMessages), b.throughput(formatMessages)}
 	for _, step := range steps {
 		if gw.Settle != nil {
