@@ -66,8 +66,8 @@ type Options struct {
 	// the gateway runs) and returns its base URL and how to stop it; nil:
 	// it is served in this process (devupstream.PassThrough).
 	StartProxy func(ctx context.Context, upstream string) (url string, stop func() error, err error)
-	Progress      io.Writer // a line per step; nil discards them
-	Mode          string    // names the preset in the report
+	Progress   io.Writer // a line per step; nil discards them
+	Mode       string    // names the preset in the report
 
 	Accounts int           // accounts (one API key each) the requests rotate over
 	Tokens   int           // tokens of each reply of the latency and throughput figures
