@@ -54,7 +54,7 @@ func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
 	if err != nil || len(rows) == 0 {
 		return spooled, err
 	}
-	out, err := r.moveLocked(ctx, rows, true)
+	out, err := r.moveLocked(ctx, rows, true, true)
 	out.Appended += spooled.Appended
 	out.Duplicates += spooled.Duplicates
 	return out, err
@@ -65,7 +65,13 @@ func (r *Recorder) Flush(ctx context.Context) (Flushed, error) {
 // deletes the rows from the pending table when pending (they were read
 // from it: every one must still be there); then shows them in the view and
 // forgets this recorder's own from the local sums. r.flushMu is held.
-func (r *Recorder) moveLocked(ctx context.Context, rows []pendingRow, pending bool) (Flushed, error) {
+//
+// With check, the index is looked up first and the debits found there are
+// dropped as duplicates. Without it (the spooler's fresh journal lines,
+// which are almost never in the index) nothing is looked up: the index's
+// insert then finds any debited before, and the transaction rolls back
+// with errFlushRace for the caller to move them again with check.
+func (r *Recorder) moveLocked(ctx context.Context, rows []pendingRow, pending, check bool) (Flushed, error) {
 	if r.version < 0 {
 		var err error
 		if r.version, err = r.store.Version(ctx, credits.DebitStream(r.cfg.Owner)); err != nil {
@@ -80,9 +86,12 @@ func (r *Recorder) moveLocked(ctx context.Context, rows []pendingRow, pending bo
 		for i, row := range rows {
 			ids[i] = row.id
 		}
-		seen, err := debited(ctx, tx, ids)
-		if err != nil {
-			return err
+		seen := map[string]bool{}
+		if check {
+			var err error
+			if seen, err = debited(ctx, tx, ids); err != nil {
+				return err
+			}
 		}
 		var fresh []*credits.Debited
 		for i := range rows {
@@ -97,6 +106,7 @@ func (r *Recorder) moveLocked(ctx context.Context, rows []pendingRow, pending bo
 				evs[i] = d
 			}
 			stream := eventstore.Stream{Type: credits.DebitStreamType, ID: credits.DebitStream(r.cfg.Owner)}
+			var err error
 			if app, err = r.store.AppendTx(ctx, tx, stream, r.version, evs...); err != nil {
 				return err
 			}
@@ -184,9 +194,14 @@ func (r *Recorder) readPending(ctx context.Context) ([]pendingRow, error) {
 	return rows, q.Err()
 }
 
-// debited returns which of ids are in the index of debited requests.
+// debited returns which of ids are in the index of debited requests: one
+// probe of its primary key an id (the LATERAL with LIMIT keeps the planner
+// from turning a few hundred ids into a scan of the whole table, which it
+// chose for `request_id = ANY($1)` on a table of 50,000 rows: 37 ms
+// instead of 1).
 func debited(ctx context.Context, tx *stdsql.Tx, ids []string) (map[string]bool, error) {
-	q, err := tx.QueryContext(ctx, `SELECT request_id FROM platform.gateway_debits WHERE request_id = ANY($1)`, ids)
+	q, err := tx.QueryContext(ctx, `SELECT d.request_id FROM unnest($1::text[]) AS r(id),
+		LATERAL (SELECT request_id FROM platform.gateway_debits WHERE request_id = r.id LIMIT 1) d`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("flush debits: index: %w", err)
 	}

@@ -46,7 +46,12 @@ func (r *Recorder) spool(ctx context.Context) (Flushed, error) {
 			rows[i] = pendingRow{id: p.d.RequestID, account: p.d.AccountID, amount: int64(p.d.AmountMicro), event: *p.d, own: true}
 		}
 		r.flushMu.Lock()
-		f, err := r.moveLocked(ctx, rows, false)
+		f, err := r.moveLocked(ctx, rows, false, false)
+		if errors.Is(err, errFlushRace) {
+			// Some were debited before (a commit whose answer was lost, a
+			// journal recovered twice): look them up this time.
+			f, err = r.moveLocked(ctx, rows, false, true)
+		}
 		r.flushMu.Unlock()
 		if err != nil {
 			// The ledger's transaction failed: commit them as pending rows
