@@ -28,6 +28,10 @@ type AuditConfig struct {
 	// CrawlDelay is the pause between two requests of one crawl fetcher
 	// (STRATA_AUDIT_CRAWL_DELAY, default 1s; 0 for none, on loopback).
 	CrawlDelay time.Duration
+	// EnforceTiers makes the seed's tier table gate the audit's endpoints
+	// (STRATA_AUDIT_TIERS=enforced); open (the default): every endpoint is
+	// public, as the seed's "no auth" says, and tiers cap crawl pages.
+	EnforceTiers bool
 }
 
 func loadAuditConfig(env map[string]string) (AuditConfig, error) {
@@ -41,6 +45,13 @@ func loadAuditConfig(env map[string]string) (AuditConfig, error) {
 		if d == 0 {
 			c.CrawlDelay = -1 // none
 		}
+	}
+	switch v := strings.ToLower(strings.TrimSpace(env["STRATA_AUDIT_TIERS"])); v {
+	case "", "open":
+	case "enforced":
+		c.EnforceTiers = true
+	default:
+		return c, fmt.Errorf("STRATA_AUDIT_TIERS: want open or enforced, got %q", env["STRATA_AUDIT_TIERS"])
 	}
 	if c.BookingURL != "" {
 		u, err := url.Parse(c.BookingURL)
@@ -96,5 +107,5 @@ func auditRoutes(surface string, r *mux.Router, app *App) {
 		return
 	}
 	readaudit.Routes(r, readaudit.Config{Service: app.Audit, DB: app.Store.DB(), Limiter: ratelimit.New(app.Store.DB(), app.Clock),
-		Tier: auditTier(app)})
+		Tier: auditTier(app), Enforce: app.Config.Audit.EnforceTiers})
 }

@@ -1,5 +1,6 @@
 // Package audit serves the agent-readiness audit on the platform API,
-// under /api/v1/public/ax-audit, without authentication and rate limited
+// under /api/v1/public/ax-audit, without authentication (unless the tiers
+// are enforced: Config.Enforce) and rate limited
 // per client address by the platform's shared limiter (so the limits hold
 // across processes): scans, stored reports and their unlocking, leads,
 // benchmarks from stored scans, and the badge.
@@ -37,6 +38,10 @@ type Config struct {
 	// Tier is the caller's audit tier (free, pro, business, agency) from
 	// optional credentials; nil: free. Wrong credentials are an error.
 	Tier func(r *http.Request) (string, error)
+	// Enforce makes the tier table gate the endpoints (see gate);
+	// otherwise every endpoint is public and tiers only cap a crawl's
+	// pages (STRATA_AUDIT_TIERS: open or enforced).
+	Enforce bool
 }
 
 // API is the audit's HTTP layer.
@@ -51,15 +56,16 @@ const Base = "/api/v1/public/ax-audit"
 // Routes adds the audit routes to the platform API's router.
 func Routes(r *mux.Router, cfg Config) *API {
 	a := &API{cfg: cfg, svc: cfg.Service}
-	r.Handle(Base, a.limited("audit.quick", QuickPerMinute, a.quick)).Methods(http.MethodPost)
-	r.Handle(Base+"/full", a.limited("audit.full", FullPerMinute, a.full)).Methods(http.MethodPost)
-	r.Handle(Base+"/reports/{report_id}", a.limited("audit.reads", ReadsPerMinute, a.report)).Methods(http.MethodGet)
-	r.Handle(Base+"/unlock", a.limited("audit.leads", LeadsPerMinute, a.unlock)).Methods(http.MethodPost)
-	r.Handle(Base+"/leads", a.limited("audit.leads", LeadsPerMinute, a.leads)).Methods(http.MethodPost)
-	r.Handle(Base+"/benchmark", a.limited("audit.reads", ReadsPerMinute, a.industries)).Methods(http.MethodGet)
-	r.Handle(Base+"/benchmark/{industry}", a.limited("audit.reads", ReadsPerMinute, a.benchmark)).Methods(http.MethodGet)
-	r.Handle(Base+"/benchmark/{industry}/percentile", a.limited("audit.reads", ReadsPerMinute, a.percentile)).Methods(http.MethodGet)
-	r.Handle(Base+"/badge", a.limited("audit.badge", BadgePerMinute, a.badge().ServeHTTP)).Methods(http.MethodGet)
+	r.Handle(Base, a.limited("audit.quick", QuickPerMinute, a.gate(minQuick, a.quick))).Methods(http.MethodPost)
+	r.Handle(Base+"/full", a.limited("audit.full", FullPerMinute, a.gate(minFull, a.full))).Methods(http.MethodPost)
+	r.Handle(Base+"/reports/{report_id}", a.limited("audit.reads", ReadsPerMinute, a.gate(minFull, a.report))).Methods(http.MethodGet)
+	r.Handle(Base+"/unlock", a.limited("audit.leads", LeadsPerMinute, a.gate(minFull, a.unlock))).Methods(http.MethodPost)
+	r.Handle(Base+"/leads", a.limited("audit.leads", LeadsPerMinute, a.gate(minLeads, a.leads))).Methods(http.MethodPost)
+	r.Handle(Base+"/benchmark", a.limited("audit.reads", ReadsPerMinute, a.gate(minBenchmark, a.industries))).Methods(http.MethodGet)
+	r.Handle(Base+"/benchmark/{industry}", a.limited("audit.reads", ReadsPerMinute, a.gate(minBenchmark, a.benchmark))).Methods(http.MethodGet)
+	r.Handle(Base+"/benchmark/{industry}/percentile", a.limited("audit.reads", ReadsPerMinute,
+		a.gate(minBenchmark, a.percentile))).Methods(http.MethodGet)
+	r.Handle(Base+"/badge", a.limited("audit.badge", BadgePerMinute, a.gate(minBadge, a.badge().ServeHTTP))).Methods(http.MethodGet)
 	a.crawlRoutes(r)
 	return a
 }

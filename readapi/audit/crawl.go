@@ -16,10 +16,11 @@ import (
 
 // crawlRoutes adds the crawl's routes.
 func (a *API) crawlRoutes(r *mux.Router) {
-	r.Handle(Base+"/crawl", a.limited("audit.full", FullPerMinute, a.startCrawl)).Methods(http.MethodPost)
-	r.Handle(Base+"/crawl/{crawl_id}", a.limited("audit.reads", ReadsPerMinute, a.getCrawl)).Methods(http.MethodGet)
-	r.Handle(Base+"/crawl/{crawl_id}", a.limited("audit.full", FullPerMinute, a.cancelCrawl)).Methods(http.MethodDelete)
-	r.Handle(Base+"/crawl/{crawl_id}/cancel", a.limited("audit.full", FullPerMinute, a.cancelCrawl)).Methods(http.MethodPost)
+	r.Handle(Base+"/crawl", a.limited("audit.full", FullPerMinute, a.gate(minCrawl, a.startCrawl))).Methods(http.MethodPost)
+	r.Handle(Base+"/crawl/{crawl_id}", a.limited("audit.reads", ReadsPerMinute, a.gate(minCrawl, a.getCrawl))).Methods(http.MethodGet)
+	r.Handle(Base+"/crawl/{crawl_id}", a.limited("audit.full", FullPerMinute, a.gate(minCrawl, a.cancelCrawl))).Methods(http.MethodDelete)
+	r.Handle(Base+"/crawl/{crawl_id}/cancel", a.limited("audit.full", FullPerMinute,
+		a.gate(minCrawl, a.cancelCrawl))).Methods(http.MethodPost)
 }
 
 // startCrawl serves POST /crawl {url, max_pages}: 202 with the crawl id.
@@ -34,14 +35,11 @@ func (a *API) startCrawl(w http.ResponseWriter, r *http.Request) {
 		httpx.WriteError(w, r, err)
 		return
 	}
-	tier := "free"
-	if a.cfg.Tier != nil {
-		t, err := a.cfg.Tier(r)
-		if err != nil {
-			httpx.WriteError(w, r, err)
-			return
-		}
-		tier = t
+	tier, err := a.tier(r)
+	if err != nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="strata"`)
+		httpx.WriteError(w, r, err)
+		return
 	}
 	c, err := a.svc.StartCrawl(r.Context(), body.URL, body.MaxPages, tier)
 	if err != nil {

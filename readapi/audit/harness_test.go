@@ -52,6 +52,7 @@ type options struct {
 	booking    string
 	allow      []string
 	crawlDelay time.Duration
+	enforce    bool // the tier table gates the endpoints
 }
 
 func newWorldWith(t *testing.T, o options) *world {
@@ -112,11 +113,15 @@ func newWorldWith(t *testing.T, o options) *world {
 	}
 	readaudit.Routes(surface.Router, readaudit.Config{Service: svc, DB: db.SQL, Limiter: ratelimit.New(db.SQL, clock),
 		Tier: func(r *http.Request) (string, error) {
-			if t := r.Header.Get("X-Test-Tier"); t != "" {
+			switch t := r.Header.Get("X-Test-Tier"); t {
+			case "":
+				return "free", nil
+			case "invalid":
+				return "", kernel.Unauthenticated("the API key is not valid")
+			default:
 				return t, nil
 			}
-			return "free", nil
-		}})
+		}, Enforce: o.enforce})
 	srv := httptest.NewServer(surface.Handler)
 	t.Cleanup(func() { srv.Close(); cancel(); <-done })
 	return &world{t: t, url: srv.URL, db: db, store: store, clock: clock}

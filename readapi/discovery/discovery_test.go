@@ -129,11 +129,17 @@ func TestDiscoveryOpenAPIValidates(t *testing.T) {
 		}
 	})
 	// The public routes need no credentials.
-	for _, p := range []string{"/health", "/openapi.json", "/llms.txt", "/.well-known/api-catalog", "/api/v1/public/ax-audit/benchmark"} {
+	for _, p := range []string{"/health", "/openapi.json", "/llms.txt", "/.well-known/api-catalog", "/api/v1/public/ax-audit/badge"} {
 		item := doc.Paths.Value(p)
 		if item == nil || item.Get == nil || item.Get.Security == nil || len(*item.Get.Security) != 0 {
 			t.Errorf("GET %s must be documented with security: []", p)
 		}
+	}
+	// The audit's gated routes take credentials but need none by default
+	// (STRATA_AUDIT_TIERS=open): anonymous is one of their requirements.
+	if item := doc.Paths.Value("/api/v1/public/ax-audit/benchmark"); item == nil || item.Get == nil || item.Get.Security == nil ||
+		!hasEmpty(*item.Get.Security) || item.Get.Responses.Value("403") == nil {
+		t.Errorf("GET /api/v1/public/ax-audit/benchmark must be documented as optionally authenticated, with 403")
 	}
 	// The probes the audit derives from it: a secured GET for 401 and a
 	// public one for Accept: JSON.
