@@ -26,7 +26,7 @@ func TestServeEnforcesTheAuditTiers(t *testing.T) {
 	}
 	db := pgtest.DB(t)
 	env := map[string]string{"DATABASE_URL": db.URL, "STRATA_DATA_DIR": t.TempDir(), "STRATA_LOG_LEVEL": "error",
-		"STRATA_AUDIT_TIERS": "enforced",
+		"STRATA_AUDIT_TIERS":       "enforced",
 		"STRATA_STRIPE_SECRET_KEY": "sk_test_tiers", "STRATA_STRIPE_API_BASE": "http://127.0.0.1:9", // never called
 		"STRATA_STRIPE_WEBHOOK_SECRETS": "whsec_tiers", "STRATA_JOBS_POLL_INTERVAL": "50ms"}
 	api, _ := serveInProcess(t, env)
