@@ -25,7 +25,7 @@ var areas = []area{
 	{"Memory", "Memory", "remember, recall, forget, the temporal entity graph, reflection, profiles, context synthesis, and an MCP server at /mcp"},
 	{"Inference gateway", "Gateway", "the model catalog, chat in the OpenAI and messages formats, embeddings, credits and usage"},
 	{"Payments", "Payments", "subscriptions through hosted checkout, the billing portal and payment history"},
-	{"Agent-readiness audit", "Audit", "scan a site's agent-readiness (public, rate limited): quick scans, reports, benchmarks, badges"},
+	{"Agent-readiness audit", "Audit", "scan a site's agent-readiness (public by default, rate limited; an operator may gate reports, benchmarks and leads by audit plan): quick scans, reports, benchmarks, badges"},
 	{"Data marketplace", "Data", "imported datasets in file order with search, filters and version pins, seed data, industries, lead scores with evidence, DCAT-US metadata (public, 60 requests a minute)"},
 	{"Agent briefing (internal)", "Briefing", "observations in, signals, correlations, the market regime and trending companies out, for Strata's own agents (X-Internal-API-Key)"},
 }
