@@ -234,9 +234,15 @@ func TestChatCreditsAdmission(t *testing.T) {
 	if !errors.As(err, &ra) || kernel.KindOf(err) != kernel.KindRateLimited || ra.After <= 0 || ra.After > time.Hour {
 		t.Fatalf("61st request: %v", err)
 	}
-	// One statement, one snapshot: the flush moves a pending debit into the
-	// ledger in one transaction, so the two counts are read at one moment
-	// (two statements could see the row in both, the flush between them).
+	// The debit is journaled: spool what this process journaled (as the
+	// balance route does) so it is in PostgreSQL, in the ledger or, had the
+	// ledger's transaction failed, pending. One statement, one snapshot: the
+	// flush moves a pending debit into the ledger in one transaction, so the
+	// two counts are read at one moment (two statements could see the row in
+	// both, the flush between them).
+	if err := cw.billing.Spool(ctx); err != nil {
+		t.Fatal(err)
+	}
 	var n int64
 	if err := cw.api.DB.QueryRow(`SELECT (SELECT count(*) FROM platform.gateway_pending_debits WHERE request_id = 'chat-1')
 		+ (SELECT count(*) FROM platform.gateway_debits WHERE request_id = 'chat-1')`).Scan(&n); err != nil {
