@@ -44,11 +44,11 @@ func TestBenchGatewayReportsEveryFigure(t *testing.T) {
 		"TTFT added p99, 1 client (messages→openai)", "TTFT added p99, 1 client (openai→openai)",
 		"PostgreSQL one-row INSERT commit p99, 1 client (reference)",
 		"throughput, 4 clients (messages→openai)", "throughput, 4 clients (openai→openai)",
-		"reference: reply added p99, 1 client, pass-through proxy (openai)", "reference: throughput, 4 clients, pass-through proxy (openai)",
 		"inter-delta gap added p99, 4 deltas 5ms apart (messages→openai)", "inter-delta gap added p99, 4 deltas 5ms apart (openai→openai)",
 		"reply added p99, 1 client (messages→messages)", "reply added p99, 1 client (openai→messages)",
 		"TTFT added p99, 1 client (messages→messages)", "TTFT added p99, 1 client (openai→messages)",
 		"throughput, 4 clients (messages→messages)", "throughput, 4 clients (openai→messages)",
+		"reference: reply added p99, 1 client, pass-through proxy (openai)", "reference: throughput, 4 clients, pass-through proxy (openai)",
 		"resident memory, peak under load, 4 clients",
 	}
 	if len(rep.Figures) != len(want) {

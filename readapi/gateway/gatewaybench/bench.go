@@ -219,8 +219,10 @@ func Run(ctx context.Context, o Options) (storebench.Report, error) {
 			DisableCompression: true}, Timeout: time.Minute}}
 	defer b.http.CloseIdleConnections()
 	idle, rssOK := rss(gw.PID)
-	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.hop, b.gaps,
-		b.latency(formatMessages), b.throughput(formatMessages)}
+	// The pass-through proxy is measured last, so that its load precedes
+	// no figure of the gateway's.
+	steps := []func(context.Context) ([]storebench.Figure, error){b.latency(formatOpenAI), b.commits, b.throughput(formatOpenAI), b.gaps,
+		b.latency(formatMessages), b.throughput(formatMessages), b.hop}
 	for _, step := range steps {
 		if gw.Settle != nil {
 			if err := gw.Settle(ctx); err != nil {
