@@ -79,14 +79,14 @@ const ev = "/api/v1/community-events"
 const mem = "/api/v1/public/memory/v2"
 const ax = "/api/v1/public/ax-audit"
 
-// What the audit's gated operations say of the tiers: public unless the
-// operator enforces them (STRATA_AUDIT_TIERS=enforced), then from the
-// tier named on (401 without credentials, 403 plan_required below).
-const (
-	tierPro      = " Public by default; with STRATA_AUDIT_TIERS=enforced it needs the audit's Pro plan or higher (401 without credentials, 403 plan_required below it)."
-	tierBusiness = " Public by default; with STRATA_AUDIT_TIERS=enforced it needs the audit's Business plan or higher (401 without credentials, 403 plan_required below it)."
-	tierAgency   = " Public by default; with STRATA_AUDIT_TIERS=enforced it needs the audit's Agency plan (401 without credentials, 403 plan_required below it)."
-)
+// tierNote is what an audit operation gated at tier says: public unless
+// the operator enforces the tiers (STRATA_AUDIT_TIERS=enforced), then from
+// that tier (401 without credentials, 403 plan_required below).
+func tierNote(tier string) string {
+	return " Public by default; with STRATA_AUDIT_TIERS=enforced it needs the audit's " + tier +
+		" plan or higher (401 without credentials, 403 plan_required below it)."
+}
+
 const intel = "/api/v1/internal/intelligence"
 const data = "/api/v1/public/data"
 const pub = "/api/v1/public"
@@ -240,13 +240,13 @@ var operations = []op{
 
 	// Audit.
 	{method: "POST", path: ax, id: "quickScan", tag: "Audit", summary: "Quick scan", desc: "Scans a site's agent-readiness (rubric v1), nothing stored. A private or unresolvable target is 400 naming url.", body: "AuditScanRequest", res: "AuditScan", errs: []int{400, 429}},
-	{method: "POST", path: ax + "/full", id: "fullAudit", tag: "Audit", summary: "Full audit", desc: "The scan, stored as a report." + tierPro, access: optional, body: "AuditScanRequest", status: 201, res: "AuditScan", errs: []int{400, 401, 403, 429}},
-	{method: "GET", path: ax + "/reports/{report_id}", id: "getReport", tag: "Audit", summary: "A stored report", desc: "Its findings once unlocked." + tierPro, access: optional, res: "AuditScan", errs: []int{401, 403, 404, 429}},
-	{method: "POST", path: ax + "/unlock", id: "unlockReport", tag: "Audit", summary: "Unlock a report", desc: "Unlocks the full report for an address (a lead)." + tierPro, access: optional, body: "AuditUnlockRequest", res: "-object", errs: []int{400, 401, 403, 404, 429}},
-	{method: "POST", path: ax + "/leads", id: "createLead", tag: "Audit", summary: "Leave a lead", desc: "201 with a booking URL when one is configured." + tierAgency, access: optional, body: "AuditLeadRequest", status: 201, res: "AuditLead", errs: []int{400, 401, 403, 429}},
-	{method: "GET", path: ax + "/benchmark", id: "listBenchmarkIndustries", tag: "Audit", summary: "Benchmark industries", desc: "The industries with their stored scan counts." + tierBusiness, access: optional, res: "AuditBenchmark", errs: []int{401, 403, 429}},
-	{method: "GET", path: ax + "/benchmark/{industry}", id: "getBenchmark", tag: "Audit", summary: "An industry's benchmark", desc: "Quantiles over the latest stored full scan of each site; insufficient_data below 10 scans." + tierBusiness, access: optional, res: "AuditBenchmark", errs: []int{400, 401, 403, 429}},
-	{method: "GET", path: ax + "/benchmark/{industry}/percentile", id: "getPercentile", tag: "Audit", summary: "A score's percentile", desc: "The share of the industry's scans below the score." + tierBusiness, access: optional, params: []param{{name: "score", required: true, desc: "0-100.", schema: js{"type": "integer"}}}, res: "AuditBenchmark", errs: []int{400, 401, 403, 429}},
+	{method: "POST", path: ax + "/full", id: "fullAudit", tag: "Audit", summary: "Full audit", desc: "The scan, stored as a report." + tierNote("Pro"), access: optional, body: "AuditScanRequest", status: 201, res: "AuditScan", errs: []int{400, 401, 403, 429}},
+	{method: "GET", path: ax + "/reports/{report_id}", id: "getReport", tag: "Audit", summary: "A stored report", desc: "Its findings once unlocked." + tierNote("Pro"), access: optional, res: "AuditScan", errs: []int{401, 403, 404, 429}},
+	{method: "POST", path: ax + "/unlock", id: "unlockReport", tag: "Audit", summary: "Unlock a report", desc: "Unlocks the full report for an address (a lead)." + tierNote("Pro"), access: optional, body: "AuditUnlockRequest", res: "-object", errs: []int{400, 401, 403, 404, 429}},
+	{method: "POST", path: ax + "/leads", id: "createLead", tag: "Audit", summary: "Leave a lead", desc: "201 with a booking URL when one is configured." + tierNote("Agency"), access: optional, body: "AuditLeadRequest", status: 201, res: "AuditLead", errs: []int{400, 401, 403, 429}},
+	{method: "GET", path: ax + "/benchmark", id: "listBenchmarkIndustries", tag: "Audit", summary: "Benchmark industries", desc: "The industries with their stored scan counts." + tierNote("Business"), access: optional, res: "AuditBenchmark", errs: []int{401, 403, 429}},
+	{method: "GET", path: ax + "/benchmark/{industry}", id: "getBenchmark", tag: "Audit", summary: "An industry's benchmark", desc: "Quantiles over the latest stored full scan of each site; insufficient_data below 10 scans." + tierNote("Business"), access: optional, res: "AuditBenchmark", errs: []int{400, 401, 403, 429}},
+	{method: "GET", path: ax + "/benchmark/{industry}/percentile", id: "getPercentile", tag: "Audit", summary: "A score's percentile", desc: "The share of the industry's scans below the score." + tierNote("Business"), access: optional, params: []param{{name: "score", required: true, desc: "0-100.", schema: js{"type": "integer"}}}, res: "AuditBenchmark", errs: []int{400, 401, 403, 429}},
 	{method: "GET", path: ax + "/badge", id: "getBadge", tag: "Audit", summary: "Badge", desc: "A 1200x630 PNG with the host, the score and the grade.", params: []param{qr("url", "The site."), {name: "score", required: true, desc: "0-100.", schema: js{"type": "integer"}}, qr("grade", "A+, A, B, C, D or F.")}, res: "-binary", resType: "image/png", errs: []int{400, 429}},
 
 	{method: "POST", path: ax + "/crawl", id: "startCrawl", tag: "Audit", summary: "Crawl a site", desc: "202: a durable job that scans the site's resources once, then crawls its pages (breadth first on the host, obeying robots.txt, from the URL and the sitemaps), scoring each page. Credentials are optional: the caller's audit tier caps max_pages (Free 1, Pro 500, Business and Agency 10,000). At most 5 crawls at once (429 beyond).", access: optional, body: "AuditCrawlRequest", status: 202, res: "AuditCrawl", errs: []int{400, 429}},
