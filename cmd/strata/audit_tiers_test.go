@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
-
-	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/strata-platform/strata/eventstore/pgtest"
 )
@@ -30,17 +27,7 @@ func TestServeEnforcesTheAuditTiers(t *testing.T) {
 		"STRATA_STRIPE_SECRET_KEY": "sk_test_tiers", "STRATA_STRIPE_API_BASE": "http://127.0.0.1:9", // never called
 		"STRATA_STRIPE_WEBHOOK_SECRETS": "whsec_tiers", "STRATA_JOBS_POLL_INTERVAL": "50ms"}
 	api, _ := serveInProcess(t, env)
-	token := register(api, fmt.Sprintf("tiers-%d@tiers.test", time.Now().UnixNano()))
-	if token == "" {
-		t.Fatal("register failed")
-	}
-	_, me := call(t, "GET", api+"/api/v1/auth/me", token, nil)
-	account, _ := me["id"].(string)
-	status, created := call(t, "POST", api+"/api/v1/api-keys", token, map[string]any{"name": "tiers"})
-	if status != http.StatusCreated {
-		t.Fatalf("key: %d %v", status, created)
-	}
-	key := created["api_key"].(string)
+	_, account, key := keyedAccount(t, api, fmt.Sprintf("tiers-%d@tiers.test", time.Now().UnixNano()))
 	const ax = "/api/v1/public/ax-audit"
 
 	if status, body := call(t, "POST", api+ax, "", map[string]any{}); status != http.StatusBadRequest {
@@ -57,16 +44,7 @@ func TestServeEnforcesTheAuditTiers(t *testing.T) {
 		t.Errorf("a key that is not one: %d %v, want 401", status, body)
 	}
 
-	now := time.Now().Unix()
-	payload, _ := json.Marshal(map[string]any{"id": "evt_tiers_1", "object": "event", "api_version": "2026-03-25.dahlia",
-		"created": now, "type": "customer.subscription.updated", "data": map[string]any{"object": map[string]any{
-			"id": "sub_audit", "object": "subscription", "status": "active", "customer": "cus_tiers",
-			"metadata": map[string]string{"strata_product_line": "audit", "strata_plan": "business", "strata_account_id": account},
-			"items":    map[string]any{"data": []any{map[string]any{"current_period_start": now, "current_period_end": now + 86400*30}}}}}})
-	sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: "whsec_tiers", Timestamp: time.Now()})
-	if status, body := call(t, "POST", api+"/api/v1/payments/webhook", "", payload, "Stripe-Signature", sig.Header); status != http.StatusOK {
-		t.Fatalf("webhook: %d %v", status, body)
-	}
+	sendSubscription(t, api, "whsec_tiers", "evt_tiers_1", time.Now().Unix(), "active", "audit", "business", account)
 	waitFor(t, func() bool {
 		status, _ := call(t, "GET", api+ax+"/benchmark", "", nil, "X-API-Key", key)
 		return status == http.StatusOK

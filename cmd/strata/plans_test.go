@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/stripe/stripe-go/v85/webhook"
-
 	"github.com/strata-platform/strata/eventstore/pgtest"
 )
 
@@ -28,18 +26,9 @@ func TestPlansFollowSubscriptionsAndOperators(t *testing.T) {
 		"STRATA_STRIPE_WEBHOOK_SECRETS": "whsec_plans", "STRATA_JOBS_POLL_INTERVAL": "50ms"}
 	api, _ := serveInProcess(t, env)
 	email := fmt.Sprintf("plans-%d@plans.test", time.Now().UnixNano())
-	token := register(api, email)
-	if token == "" {
-		t.Fatal("register failed")
-	}
-	_, me := call(t, "GET", api+"/api/v1/auth/me", token, nil)
-	account, _ := me["id"].(string)
-	status, key := call(t, "POST", api+"/api/v1/api-keys", token, map[string]any{"name": "plans"})
-	if status != http.StatusCreated {
-		t.Fatalf("key: %d %v", status, key)
-	}
+	token, account, key := keyedAccount(t, api, email)
 	verify := func() map[string]any {
-		_, v := call(t, "POST", api+"/api/v1/public/api-keys/verify", "", nil, "X-API-Key", key["api_key"].(string))
+		_, v := call(t, "POST", api+"/api/v1/public/api-keys/verify", "", nil, "X-API-Key", key)
 		return v
 	}
 	if v := verify(); v["status"] != "upgrade_required" || v["tier"] != "free" {
@@ -49,16 +38,7 @@ func TestPlansFollowSubscriptionsAndOperators(t *testing.T) {
 	base := time.Now().Unix()
 	send := func(id string, created int64, status, line, plan string) {
 		t.Helper()
-		payload, _ := json.Marshal(map[string]any{"id": id, "object": "event", "api_version": "2026-03-25.dahlia",
-			"created": created, "type": "customer.subscription.updated", "data": map[string]any{"object": map[string]any{
-				"id": "sub_" + line, "object": "subscription", "status": status, "customer": "cus_plans",
-				"metadata": map[string]string{"strata_product_line": line, "strata_plan": plan, "strata_account_id": account},
-				"items": map[string]any{"data": []any{map[string]any{"current_period_start": created,
-					"current_period_end": created + 86400*30}}}}}})
-		sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: "whsec_plans", Timestamp: time.Now()})
-		if status, body := call(t, "POST", api+"/api/v1/payments/webhook", "", payload, "Stripe-Signature", sig.Header); status != http.StatusOK {
-			t.Fatalf("webhook %s: %d %v", id, status, body)
-		}
+		sendSubscription(t, api, "whsec_plans", id, created, status, line, plan, account)
 	}
 	linePlan := func(line string) (string, string) {
 		_, me := call(t, "GET", api+"/api/v1/auth/me", token, nil)
